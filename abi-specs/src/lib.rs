@@ -1,0 +1,1 @@
+//! ABI layouts in YAML (see the ABI issue); nothing generated yet.

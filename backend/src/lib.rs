@@ -1,0 +1,1 @@
+//! The target-independent backend (see the backend issue); nothing here yet.

@@ -1,0 +1,364 @@
+//! Code generation: the tables as Rust `static` data, plus the typed `Opcode`
+//! enum. Only data is generated; the engine in `isa-runtime` does the work.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use isa_runtime::*;
+
+use crate::lower::Spec;
+
+trait Emit {
+    fn emit(&self) -> TokenStream;
+}
+
+impl<T: Emit> Emit for &[T] {
+    fn emit(&self) -> TokenStream {
+        let items = self.iter().map(|x| x.emit());
+        quote!(&[#(#items),*])
+    }
+}
+
+impl<T: Emit> Emit for Option<T> {
+    fn emit(&self) -> TokenStream {
+        match self {
+            Some(x) => {
+                let x = x.emit();
+                quote!(Some(#x))
+            }
+            None => quote!(None),
+        }
+    }
+}
+
+impl Emit for &str {
+    fn emit(&self) -> TokenStream {
+        let l = Literal::string(self);
+        quote!(#l)
+    }
+}
+
+macro_rules! emit_int {
+    ($($t:ty => $f:ident),*) => {$(
+        impl Emit for $t {
+            fn emit(&self) -> TokenStream {
+                let l = Literal::$f(*self);
+                quote!(#l)
+            }
+        }
+    )*};
+}
+emit_int!(u8 => u8_suffixed, u16 => u16_suffixed, u32 => u32_suffixed, u64 => u64_suffixed, i64 => i64_suffixed, u128 => u128_suffixed);
+
+impl Emit for Gen {
+    fn emit(&self) -> TokenStream {
+        let (n, v, a) = (self.name.emit(), self.value.emit(), self.aliases.emit());
+        quote!(::isa_runtime::Gen { name: #n, value: #v, aliases: #a })
+    }
+}
+
+impl Emit for RawSyntax {
+    fn emit(&self) -> TokenStream {
+        let (p, u, b) = (self.prefix.emit(), self.uppercase, self.bits.emit());
+        quote!(::isa_runtime::RawSyntax { prefix: #p, uppercase: #u, bits: #b })
+    }
+}
+
+impl Emit for &RawSyntax {
+    fn emit(&self) -> TokenStream {
+        (*self).emit()
+    }
+}
+
+impl Emit for EnumValue {
+    fn emit(&self) -> TokenStream {
+        let (v, d) = (self.value.emit(), self.display.emit());
+        quote!(::isa_runtime::EnumValue { value: #v, display: #d })
+    }
+}
+
+impl Emit for Enum {
+    fn emit(&self) -> TokenStream {
+        let (n, v) = (self.name.emit(), self.values.emit());
+        quote!(::isa_runtime::Enum { name: #n, values: #v })
+    }
+}
+
+impl Emit for Param {
+    fn emit(&self) -> TokenStream {
+        let (n, t) = (self.name.emit(), self.ty.emit());
+        quote!(::isa_runtime::Param { name: #n, ty: #t })
+    }
+}
+
+impl Emit for Group {
+    fn emit(&self) -> TokenStream {
+        let (n, b, l, p) = (self.name.emit(), self.bits.emit(), self.leaves.emit(), self.params.emit());
+        quote!(::isa_runtime::Group { name: #n, bits: #b, leaves: #l, params: #p })
+    }
+}
+
+impl Emit for Range {
+    fn emit(&self) -> TokenStream {
+        let (l, w) = (self.lo.emit(), self.width.emit());
+        quote!(::isa_runtime::Range { lo: #l, width: #w })
+    }
+}
+
+impl Emit for BinOp {
+    fn emit(&self) -> TokenStream {
+        let id = format_ident!("{}", format!("{self:?}"));
+        quote!(::isa_runtime::BinOp::#id)
+    }
+}
+
+impl Emit for Op {
+    fn emit(&self) -> TokenStream {
+        match self {
+            Op::Lit(v) => {
+                let v = v.emit();
+                quote!(::isa_runtime::Op::Lit(#v))
+            }
+            Op::Field(i) => {
+                let i = i.emit();
+                quote!(::isa_runtime::Op::Field(#i))
+            }
+            Op::Param(i) => {
+                let i = i.emit();
+                quote!(::isa_runtime::Op::Param(#i))
+            }
+            Op::Gen => quote!(::isa_runtime::Op::Gen),
+            Op::Not => quote!(::isa_runtime::Op::Not),
+            Op::Neg => quote!(::isa_runtime::Op::Neg),
+            Op::BitNot => quote!(::isa_runtime::Op::BitNot),
+            Op::Select => quote!(::isa_runtime::Op::Select),
+            Op::Bin(b) => {
+                let b = b.emit();
+                quote!(::isa_runtime::Op::Bin(#b))
+            }
+        }
+    }
+}
+
+impl Emit for Ty {
+    fn emit(&self) -> TokenStream {
+        match self {
+            Ty::Uint => quote!(::isa_runtime::Ty::Uint),
+            Ty::Int => quote!(::isa_runtime::Ty::Int),
+            Ty::Hex => quote!(::isa_runtime::Ty::Hex),
+            Ty::Offset => quote!(::isa_runtime::Ty::Offset),
+            Ty::UOffset => quote!(::isa_runtime::Ty::UOffset),
+            Ty::Float => quote!(::isa_runtime::Ty::Float),
+            Ty::Bool { on, inverted } => {
+                let on = on.emit();
+                quote!(::isa_runtime::Ty::Bool { on: #on, inverted: #inverted })
+            }
+            Ty::Enum(e) => {
+                let e = e.emit();
+                quote!(::isa_runtime::Ty::Enum(#e))
+            }
+            Ty::Group { group, params } => {
+                let g = group.emit();
+                let p = params.iter().map(|e| e.emit());
+                quote!(::isa_runtime::Ty::Group { group: #g, params: &[#(#p),*] })
+            }
+        }
+    }
+}
+
+impl Emit for Src {
+    fn emit(&self) -> TokenStream {
+        match self {
+            Src::Bits(r) => {
+                let r = r.emit();
+                quote!(::isa_runtime::Src::Bits(#r))
+            }
+            Src::Expr(e) => {
+                let e = e.emit();
+                quote!(::isa_runtime::Src::Expr(#e))
+            }
+            Src::Param(p) => {
+                let p = p.emit();
+                quote!(::isa_runtime::Src::Param(#p))
+            }
+        }
+    }
+}
+
+impl Emit for Field {
+    fn emit(&self) -> TokenStream {
+        let (n, s, t) = (self.name.emit(), self.src.emit(), self.ty.emit());
+        quote!(::isa_runtime::Field { name: #n, src: #s, ty: #t })
+    }
+}
+
+impl Emit for Tok {
+    fn emit(&self) -> TokenStream {
+        match self {
+            Tok::Lit(s) => {
+                let s = s.emit();
+                quote!(::isa_runtime::Tok::Lit(#s))
+            }
+            Tok::Field(i) => {
+                let i = i.emit();
+                quote!(::isa_runtime::Tok::Field(#i))
+            }
+            Tok::Name => quote!(::isa_runtime::Tok::Name),
+        }
+    }
+}
+
+impl Emit for Case {
+    fn emit(&self) -> TokenStream {
+        let w = match self.when {
+            Some(e) => {
+                let e = e.emit();
+                quote!(Some(#e))
+            }
+            None => quote!(None),
+        };
+        let (d, f) = (self.display.emit(), self.fields.emit());
+        quote!(::isa_runtime::Case { when: #w, display: #d, fields: #f })
+    }
+}
+
+impl Emit for Rule {
+    fn emit(&self) -> TokenStream {
+        let (c, m) = (self.check.emit(), self.message.emit());
+        quote!(::isa_runtime::Rule { check: #c, message: #m })
+    }
+}
+
+impl Emit for GenValue {
+    fn emit(&self) -> TokenStream {
+        let (a, b, v) = (self.min.emit(), self.max.emit(), self.value.emit());
+        quote!(::isa_runtime::GenValue { min: #a, max: #b, value: #v })
+    }
+}
+
+impl Emit for SchedClass {
+    fn emit(&self) -> TokenStream {
+        let (n, d, l) = (self.name.emit(), self.doc.emit(), self.latency.emit());
+        quote!(::isa_runtime::SchedClass { name: #n, doc: #d, latency: #l })
+    }
+}
+
+impl Emit for Leaf {
+    fn emit(&self) -> TokenStream {
+        let key = self.key.emit();
+        let name = self.name.emit();
+        let group = self.group.emit();
+        let bits = self.bits.emit();
+        let (gmin, gmax) = (self.gen_min.emit(), self.gen_max.emit());
+        let (mask, value, dc) = (self.mask.emit(), self.value.emit(), self.dontcare.emit());
+        let cases = self.cases.emit();
+        let rules = self.rules.emit();
+        let sched = self.sched.emit();
+        let flags = self.flags.emit();
+        let doc = self.doc.emit();
+        quote!(::isa_runtime::Leaf {
+            key: #key, name: #name, group: #group, bits: #bits, gen_min: #gmin, gen_max: #gmax,
+            mask: #mask, value: #value, dontcare: #dc, cases: #cases, rules: #rules,
+            sched: #sched, flags: #flags, doc: #doc,
+        })
+    }
+}
+
+/// The `ISA` static for a loaded target.
+pub fn isa_static(spec: &Spec) -> TokenStream {
+    let isa = spec.isa;
+    let name = isa.name.emit();
+    let doc = isa.doc.emit();
+    let gens = isa.gens.emit();
+    let dg = isa.default_gen.emit();
+    let raw = isa.raw.as_ref().emit();
+    let enums = isa.enums.emit();
+    let groups = isa.groups.emit();
+    let leaves = isa.leaves.emit();
+    let sched = isa.sched_classes.emit();
+    let flags = isa.flags.emit();
+    quote! {
+        /// The tables of this target, generated from its YAML spec.
+        pub static ISA: ::isa_runtime::Isa = ::isa_runtime::Isa {
+            name: #name, doc: #doc, gens: #gens, default_gen: #dg, raw: #raw, enums: #enums,
+            groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags,
+        };
+    }
+}
+
+/// The `Opcode` enum: one variant per instruction encoding, its discriminant the
+/// leaf index, so converting either way is free.
+pub fn opcode_enum(spec: &Spec) -> TokenStream {
+    let isa = spec.isa;
+    let mut variants = Vec::new();
+    let mut all = Vec::new();
+    for (v, leaf) in &spec.variants {
+        let l = &isa.leaves[*leaf as usize];
+        let id = format_ident!("{}", v);
+        let idx = Literal::u16_unsuffixed(*leaf);
+        let gens = if l.gen_min == 0 && l.gen_max == u32::MAX {
+            "all generations".to_string()
+        } else if l.gen_max == u32::MAX {
+            format!("generation {} onward", l.gen_min)
+        } else {
+            format!("generations {}..={}", l.gen_min, l.gen_max)
+        };
+        let sched = l.sched.map_or("none".to_string(), |s| isa.sched_classes[s as usize].name.to_string());
+        let doc1 = format!(" `{}` ({gens}; scheduling class: {sched}).", l.name);
+        let doc2 = format!(" Fixed bits: mask `{:#x}`, value `{:#x}`.", l.mask, l.value);
+        let extra = if l.doc.is_empty() {
+            quote!()
+        } else {
+            let d = format!(" {}", l.doc);
+            quote!(#[doc = ""] #[doc = #d])
+        };
+        variants.push(quote!(#[doc = #doc1] #[doc = #doc2] #extra #id = #idx));
+        all.push(quote!(Opcode::#id));
+    }
+    let n = spec.variants.len();
+    let max_leaf = isa.leaves.len();
+    let mut by_leaf = vec![quote!(None); max_leaf];
+    for (v, leaf) in &spec.variants {
+        let id = format_ident!("{}", v);
+        by_leaf[*leaf as usize] = quote!(Some(Opcode::#id));
+    }
+    quote! {
+        /// Every instruction encoding of this target.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u16)]
+        pub enum Opcode { #(#variants),* }
+
+        static BY_LEAF: [Option<Opcode>; #max_leaf] = [#(#by_leaf),*];
+
+        impl Opcode {
+            /// All opcodes, in spec order.
+            pub const ALL: [Opcode; #n] = [#(#all),*];
+
+            /// The encoding's index in [`ISA`]`.leaves`.
+            pub const fn leaf(self) -> u16 { self as u16 }
+
+            /// The opcode of a leaf index, if it is an instruction.
+            pub fn from_leaf(leaf: u16) -> Option<Opcode> {
+                BY_LEAF.get(leaf as usize).copied().flatten()
+            }
+
+            /// The leaf's tables.
+            pub fn info(self) -> &'static ::isa_runtime::Leaf { &ISA.leaves[self as usize] }
+
+            /// The mnemonic.
+            pub fn mnemonic(self) -> &'static str { self.info().name }
+
+            /// A builder for this instruction, fields zero.
+            pub fn builder(self) -> ::isa_runtime::Builder<'static> {
+                ::isa_runtime::Builder::for_leaf(&ISA, self as u16)
+            }
+        }
+    }
+}
+
+/// Everything `isa!` expands to, minus file tracking (the macro adds that).
+pub fn module(spec: &Spec) -> TokenStream {
+    let s = isa_static(spec);
+    let o = opcode_enum(spec);
+    quote!(#s #o)
+}

@@ -1,0 +1,22 @@
+//! Loading, checking and lowering of ISA specs, and the code `isa!` emits.
+//!
+//! All of the generator's logic lives here as plain Rust so it can be unit
+//! tested and shared by the proc macro and `cargo xtask`. See
+//! docs/spec-language.md for the language itself.
+
+pub mod diag;
+pub mod emit;
+pub mod expr;
+pub mod lower;
+pub mod schema;
+pub mod yaml;
+
+pub use diag::{Diagnostic, Loc};
+pub use lower::{Spec, load};
+
+/// Loads `root` and returns the generated code, or every diagnostic.
+pub fn expand(root: &std::path::Path) -> Result<(Spec, proc_macro2::TokenStream), Vec<Diagnostic>> {
+    let spec = load(root)?;
+    let code = emit::module(&spec);
+    Ok((spec, code))
+}

@@ -1,0 +1,1140 @@
+//! Lowering: from the YAML model to the engine's tables, checking as it goes.
+//!
+//! Inheritance is resolved here, once: every leaf gets its full field list, its
+//! identifying bits and its cases, so the engine never walks a hierarchy. Every
+//! problem found becomes a [`Diagnostic`]; lowering goes on after an error so
+//! that one build reports them all.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use isa_runtime::{
+    Bits, Case, Enum, EnumValue, Field, Gen, GenValue, Group, Isa, Leaf, Op, Param, Range, RawSyntax, Rule, SchedClass,
+    Src, Tok, Ty, mask_of,
+};
+
+use crate::diag::{Diagnostic, Diags, Loc};
+use crate::expr;
+use crate::schema::{BitsetSpec, CaseSpec, FieldSpec, OpcodeTable, SpecFile};
+use crate::yaml::{self, S, Spanned, loc};
+
+/// A loaded, checked target.
+#[derive(Debug)]
+pub struct Spec {
+    pub isa: &'static Isa,
+    /// Every file read, root first (the build must depend on each).
+    pub files: Vec<PathBuf>,
+    /// Rust names of the instructions, by leaf index: `(variant, leaf)`.
+    pub variants: Vec<(String, u16)>,
+}
+
+fn leak<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// Loads the target whose root spec is `root`.
+pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
+    let mut d = Diags::default();
+    let root_spec: SpecFile = yaml::load(root).map_err(|e| vec![e])?;
+    let dir = root.parent().unwrap_or(Path::new("."));
+    let mut files = vec![(root.to_path_buf(), root_spec)];
+    let listed: Vec<_> = files[0].1.files.iter().flatten().map(|f| (dir.join(&f.value), loc(root, f))).collect();
+    for (path, at) in listed {
+        match yaml::load::<SpecFile>(&path) {
+            Ok(f) => {
+                check_not_root_keys(&path, &f, &mut d);
+                files.push((path, f));
+            }
+            Err(mut e) => {
+                if e.message.starts_with("cannot read") {
+                    e = Diagnostic::new(at, format!("{}: {}", path.display(), e.message));
+                }
+                d.push(e);
+            }
+        }
+    }
+    let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+    let out = Lower::new(files, &mut d).run();
+    if d.is_empty() {
+        if let Some((isa, variants)) = out {
+            return Ok(Spec { isa, files: paths, variants });
+        }
+    }
+    Err(d.list)
+}
+
+fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
+    let root_only: [(&str, Option<Loc>); 8] = [
+        ("isa", f.isa.as_ref().map(|s| loc(path, s))),
+        ("files", f.files.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
+        ("generations", f.generations.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
+        ("default-gen", f.default_gen.as_ref().map(|s| loc(path, s))),
+        ("raw", f.raw.as_ref().map(|s| loc(path, s))),
+        ("instruction", f.instruction.as_ref().map(|s| loc(path, s))),
+        ("sched-classes", f.sched_classes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
+        ("flags", f.flags.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
+    ];
+    for (key, at) in root_only {
+        if let Some(at) = at {
+            d.push(Diagnostic::new(at, format!("`{key}` belongs in the root spec file only")));
+        }
+    }
+}
+
+/// A bitset definition with the file it came from.
+struct BDef {
+    key: String,
+    file: PathBuf,
+    at: Loc,
+    spec: BitsetSpec,
+}
+
+/// A field definition before lowering.
+#[derive(Clone)]
+struct FDef<'a> {
+    name: String,
+    file: &'a Path,
+    at: Loc,
+    spec: Option<&'a FieldSpec>,
+    /// For params: the param's declared type and display.
+    param: Option<(usize, &'a crate::schema::ParamSpec)>,
+    fixed: bool,
+}
+
+struct Lower<'d> {
+    files: Vec<(PathBuf, SpecFile)>,
+    d: &'d mut Diags,
+}
+
+impl<'d> Lower<'d> {
+    fn new(files: Vec<(PathBuf, SpecFile)>, d: &'d mut Diags) -> Self {
+        Lower { files, d }
+    }
+
+    fn run(mut self) -> Option<(&'static Isa, Vec<(String, u16)>)> {
+        let files = std::mem::take(&mut self.files);
+        let root_file = files[0].0.clone();
+        let mut root_specs = Vec::new();
+        let mut enums_in: Vec<(PathBuf, S<String>, S<IndexMap<S<u64>, S<String>>>)> = Vec::new();
+        let mut bdefs: IndexMap<String, BDef> = IndexMap::new();
+        let mut tables: Vec<(PathBuf, S<OpcodeTable>)> = Vec::new();
+        for (path, mut f) in files {
+            for (k, v) in f.enums.take().into_iter().flatten() {
+                enums_in.push((path.clone(), k, v));
+            }
+            for (k, v) in f.bitsets.take().into_iter().flatten() {
+                let at = loc(&path, &k);
+                if let Some(prev) = bdefs.get(&k.value) {
+                    self.d.push(
+                        Diagnostic::new(at, format!("bitset `{}` is defined twice", k.value))
+                            .note(format!("first defined at {}", prev.at)),
+                    );
+                    continue;
+                }
+                bdefs.insert(k.value.clone(), BDef { key: k.value, file: path.clone(), at, spec: v.value });
+            }
+            for t in f.instructions.take().into_iter().flatten() {
+                tables.push((path.clone(), t));
+            }
+            root_specs.push((path, f));
+        }
+        // Opcode tables become one bitset per mnemonic.
+        for (path, t) in tables {
+            let t = t.value;
+            for (name, value) in t.opcodes {
+                let at = loc(&path, &name);
+                if let Some(prev) = bdefs.get(&name.value) {
+                    self.d.push(
+                        Diagnostic::new(at, format!("`{}` is defined twice", name.value))
+                            .note(format!("first defined at {}", prev.at)),
+                    );
+                    continue;
+                }
+                let mut fixed = IndexMap::new();
+                fixed.insert(Spanned::new(t.field.value.clone(), t.field.referenced, t.field.defined), value);
+                let spec = BitsetSpec {
+                    extends: Some(t.extends.clone()),
+                    r#gen: t.r#gen.clone(),
+                    sched: t.sched.clone(),
+                    flags: t.flags.clone(),
+                    doc: t.doc.clone(),
+                    fixed: Some(fixed),
+                    ..Default::default()
+                };
+                bdefs.insert(name.value.clone(), BDef { key: name.value, file: path.clone(), at, spec });
+            }
+        }
+        let root = &root_specs[0].1;
+        let rp = root_file.as_path();
+        let at_root = Loc::new(rp, 1, 1);
+        let Some(name) = root.isa.as_ref() else {
+            self.d.err(&at_root, "the root spec needs `isa: <target name>`");
+            return None;
+        };
+        let name = name.value.clone();
+        let doc = root.doc.as_ref().map(|s| s.value.trim().to_string()).unwrap_or_default();
+
+        // Generations.
+        let mut gens = Vec::new();
+        for g in root.generations.iter().flatten() {
+            let aliases: Vec<&'static str> = g.value.aliases.iter().flatten().map(|a| leak_str(&a.value)).collect();
+            if let Some(prev) = gens.last().map(|g: &Gen| g.value) {
+                if g.value.value.value <= prev {
+                    self.d.err(
+                        &loc(rp, &g.value.value),
+                        "generations must be listed oldest first, with increasing values",
+                    );
+                }
+            }
+            gens.push(Gen { name: leak_str(&g.value.name.value), value: g.value.value.value, aliases: leak(aliases) });
+        }
+        let default_gen = match &root.default_gen {
+            Some(s) => match gens.iter().find(|g| g.name == s.value || g.value.to_string() == s.value) {
+                Some(g) => g.value,
+                None => {
+                    self.d.err(&loc(rp, s), format!("default-gen `{}` is not one of the listed generations", s.value));
+                    0
+                }
+            },
+            None => gens.last().map_or(0, |g| g.value),
+        };
+
+        // Enums.
+        let mut enum_index = HashMap::new();
+        let mut enums = Vec::new();
+        for (path, k, v) in enums_in {
+            if enum_index.contains_key(&k.value) {
+                self.d.err(&loc(&path, &k), format!("enum `{}` is defined twice", k.value));
+                continue;
+            }
+            let mut values = Vec::new();
+            let mut seen: HashMap<String, u64> = HashMap::new();
+            for (val, disp) in v.value {
+                if let Some(prev) = seen.insert(disp.value.clone(), val.value) {
+                    self.d.err(
+                        &loc(&path, &disp),
+                        format!(
+                            "enum `{}`: values {prev} and {} both display as \"{}\"; the assembler could not tell them apart",
+                            k.value, val.value, disp.value
+                        ),
+                    );
+                }
+                values.push(EnumValue { value: val.value, display: leak_str(&disp.value) });
+            }
+            enum_index.insert(k.value.clone(), enums.len() as u16);
+            enums.push(Enum { name: leak_str(&k.value), values: leak(values) });
+        }
+        let enums: &'static [Enum] = leak(enums);
+
+        // Scheduling classes and flags.
+        let mut sched_index = HashMap::new();
+        let mut sched = Vec::new();
+        for (k, v) in root.sched_classes.iter().flatten() {
+            let lat: Vec<GenValue> = v
+                .value
+                .latency
+                .iter()
+                .map(|(r, n)| GenValue {
+                    min: r.value.min.unwrap_or(0),
+                    max: r.value.max.unwrap_or(u32::MAX),
+                    value: n.value,
+                })
+                .collect();
+            sched_index.insert(k.value.clone(), sched.len() as u16);
+            let doc = v.value.doc.as_ref().map_or("", |d| leak_str(d.value.trim()));
+            sched.push(SchedClass { name: leak_str(&k.value), doc, latency: leak(lat) });
+        }
+        let flag_names: Vec<String> = root.flags.iter().flatten().map(|(k, _)| k.value.clone()).collect();
+        let raw = root.raw.as_ref().map(|r| RawSyntax {
+            prefix: leak_str(&r.value.prefix.value),
+            uppercase: r.value.uppercase.unwrap_or(false),
+            bits: 0,
+        });
+        let Some(inst_root) = root.instruction.as_ref() else {
+            self.d.err(
+                &at_root,
+                "the root spec needs `instruction: <bitset>` naming the bitset every instruction extends",
+            );
+            return None;
+        };
+        if !bdefs.contains_key(&inst_root.value) {
+            self.d.err(&loc(rp, inst_root), format!("`instruction: {}` names no bitset", inst_root.value));
+            return None;
+        }
+
+        let mut ctx = Ctx {
+            d: self.d,
+            bdefs: &bdefs,
+            enum_index,
+            enums,
+            sched_index,
+            flag_names,
+            children: HashMap::new(),
+            group_of: IndexMap::new(),
+            gens_known: !gens.is_empty(),
+        };
+        ctx.check_parents();
+        for b in bdefs.values() {
+            if let Some(p) = &b.spec.extends {
+                ctx.children.entry(p.value.clone()).or_default().push(b.key.clone());
+            }
+        }
+        // Group 0: instructions. Further groups come from field types, in order of use.
+        ctx.group_of.insert(inst_root.value.clone(), 0);
+        ctx.collect_groups();
+        let mut groups = Vec::new();
+        let mut leaves = Vec::new();
+        let group_names: Vec<String> = ctx.group_of.keys().cloned().collect();
+        let mut variants = Vec::new();
+        for (gi, gname) in group_names.iter().enumerate() {
+            let Some(size) = ctx.size_of(gname) else { continue };
+            let params = ctx.params_of(gname);
+            let params_rt: Vec<Param> = params
+                .iter()
+                .map(|(n, ps, file)| Param {
+                    name: leak_str(n),
+                    ty: ctx.scalar_type(&ps.ty, ps.display.as_ref(), file),
+                })
+                .collect();
+            let mut members = Vec::new();
+            for key in ctx.leaves_under(gname) {
+                if let Some(leaf) = ctx.build_leaf(&key, gi as u16, &params) {
+                    let prio = bdefs[&key].spec.priority.as_ref().map_or(0, |p| p.value);
+                    members.push((prio, leaves.len() as u16));
+                    leaves.push((key, leaf));
+                }
+            }
+            // Higher priority decodes first; equal priorities keep spec order.
+            members.sort_by_key(|(p, _)| std::cmp::Reverse(*p));
+            let ids: Vec<u16> = members.iter().map(|(_, i)| *i).collect();
+            groups.push(Group { name: leak_str(gname), bits: size, leaves: leak(ids), params: leak(params_rt) });
+        }
+        ctx.check_ambiguity(&groups, &leaves);
+        if gens.is_empty() && default_gen != 0 {
+            ctx.d.err(&at_root, "default-gen needs generations");
+        }
+        for (i, (key, leaf)) in leaves.iter().enumerate() {
+            if leaf.group == 0 {
+                variants.push((variant_name(key), i as u16));
+            }
+        }
+        ctx.check_variant_names(&variants, &leaves);
+        let leaves_rt: Vec<Leaf> = leaves.into_iter().map(|(_, l)| l).collect();
+        let word_bits = groups.first().map_or(0, |g| g.bits);
+        let raw = raw.map(|r| RawSyntax { bits: word_bits, ..r });
+        let isa = Isa {
+            name: leak_str(&name),
+            doc: leak_str(&doc),
+            gens: leak(gens),
+            default_gen,
+            raw,
+            enums,
+            groups: leak(groups),
+            leaves: leak(leaves_rt),
+            sched_classes: leak(sched),
+            flags: leak(ctx.flag_names.iter().map(|f| leak_str(f)).collect()),
+        };
+        Some((Box::leak(Box::new(isa)), variants))
+    }
+}
+
+/// The Rust enum variant for an instruction key: `add.f` -> `AddF`.
+pub fn variant_name(key: &str) -> String {
+    use heck::ToUpperCamelCase;
+    let spaced: String = key.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let v = spaced.to_upper_camel_case();
+    if v.chars().next().is_some_and(|c| c.is_ascii_digit()) { format!("I{v}") } else { v }
+}
+
+struct Ctx<'d, 'b> {
+    d: &'d mut Diags,
+    bdefs: &'b IndexMap<String, BDef>,
+    enum_index: HashMap<String, u16>,
+    enums: &'static [Enum],
+    sched_index: HashMap<String, u16>,
+    flag_names: Vec<String>,
+    children: HashMap<String, Vec<String>>,
+    /// Bitset name -> group index.
+    group_of: IndexMap<String, u16>,
+    gens_known: bool,
+}
+
+const BUILTIN_TYPES: [&str; 8] = ["uint", "int", "hex", "bool", "bool_inv", "offset", "uoffset", "float"];
+
+impl<'b> Ctx<'_, 'b> {
+    fn check_parents(&mut self) {
+        for b in self.bdefs.values() {
+            if let Some(p) = &b.spec.extends {
+                if !self.bdefs.contains_key(&p.value) {
+                    self.d.err(&loc(&b.file, p), format!("`{}` extends unknown bitset `{}`", b.key, p.value));
+                }
+            }
+            // Cycles.
+            let mut seen = vec![b.key.as_str()];
+            let mut cur = b;
+            while let Some(p) = cur.spec.extends.as_ref().and_then(|p| self.bdefs.get(&p.value)) {
+                if seen.contains(&p.key.as_str()) {
+                    self.d.err(&b.at, format!("`{}` extends itself through {}", b.key, seen.join(" -> ")));
+                    break;
+                }
+                seen.push(&p.key);
+                cur = p;
+            }
+        }
+    }
+
+    /// The chain from `key` up to its root (leaf first). Stops at unknown parents
+    /// and cycles (reported elsewhere).
+    fn chain(&self, key: &str) -> Vec<&'b BDef> {
+        let mut out: Vec<&'b BDef> = Vec::new();
+        let mut cur = self.bdefs.get(key);
+        while let Some(b) = cur {
+            if out.iter().any(|x| x.key == b.key) {
+                break;
+            }
+            out.push(b);
+            cur = b.spec.extends.as_ref().and_then(|p| self.bdefs.get(&p.value));
+        }
+        out
+    }
+
+    fn size_of(&mut self, key: &str) -> Option<u32> {
+        let chain = self.chain(key);
+        let root = chain.last()?;
+        let Some(size) = &root.spec.size else {
+            self.d.err(&root.at, format!("bitset `{}` extends nothing, so it needs `size: <bits>`", root.key));
+            return None;
+        };
+        if size.value == 0 || size.value > 128 {
+            self.d.err(
+                &loc(&root.file, size),
+                format!("size {} is out of range: encodings are 1 to 128 bits", size.value),
+            );
+            return None;
+        }
+        Some(size.value)
+    }
+
+    fn leaves_under(&self, key: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![key.to_string()];
+        let mut guard = 0;
+        while let Some(k) = stack.pop() {
+            guard += 1;
+            if guard > 100_000 {
+                break;
+            }
+            match self.children.get(&k) {
+                Some(ch) if !ch.is_empty() => {
+                    for c in ch.iter().rev() {
+                        stack.push(c.clone());
+                    }
+                }
+                _ => out.push(k),
+            }
+        }
+        // Keep spec order.
+        out.sort_by_key(|k| self.bdefs.get_index_of(k));
+        out
+    }
+
+    /// Every bitset named as a field type becomes a decoding group.
+    fn collect_groups(&mut self) {
+        let mut uses = Vec::new();
+        for b in self.bdefs.values() {
+            let fields = b.spec.fields.iter().flatten();
+            let case_fields = b.spec.cases.iter().flatten().flat_map(|c| c.value.fields.iter().flatten());
+            for (_, f) in fields.chain(case_fields) {
+                if self.bdefs.contains_key(&f.value.ty.value) {
+                    uses.push(f.value.ty.value.clone());
+                }
+            }
+        }
+        for u in uses {
+            let n = self.group_of.len() as u16;
+            self.group_of.entry(u).or_insert(n);
+        }
+    }
+
+    fn params_of(&self, key: &str) -> Vec<(String, &'b crate::schema::ParamSpec, &'b Path)> {
+        let mut out = Vec::new();
+        for b in self.chain(key).into_iter().rev() {
+            for (k, v) in b.spec.params.iter().flatten() {
+                out.push((k.value.clone(), &v.value, b.file.as_path()));
+            }
+        }
+        out
+    }
+
+    fn scalar_type(&mut self, ty: &S<String>, display: Option<&S<String>>, file: &Path) -> Ty {
+        let on = display.map_or("", |d| leak_str(&d.value));
+        match ty.value.as_str() {
+            "uint" => Ty::Uint,
+            "int" => Ty::Int,
+            "hex" => Ty::Hex,
+            "bool" => Ty::Bool { on, inverted: false },
+            "bool_inv" => Ty::Bool { on, inverted: true },
+            "offset" => Ty::Offset,
+            "uoffset" => Ty::UOffset,
+            "float" => Ty::Float,
+            other => match self.enum_index.get(other) {
+                Some(&e) => Ty::Enum(e),
+                None => {
+                    self.d.push(
+                        Diagnostic::new(loc(file, ty), format!("unknown type `{other}`"))
+                            .note(format!("a type is one of {}, an enum, or a bitset", BUILTIN_TYPES.join(", "))),
+                    );
+                    Ty::Uint
+                }
+            },
+        }
+    }
+
+    fn gen_range(&self, chain: &[&BDef]) -> (u32, u32, Option<Loc>) {
+        let (mut lo, mut hi) = (0u32, u32::MAX);
+        let mut bad = None;
+        for b in chain.iter().rev() {
+            if let Some(g) = &b.spec.r#gen {
+                let glo = g.value.min.unwrap_or(0);
+                let ghi = g.value.max.unwrap_or(u32::MAX);
+                if glo < lo || ghi > hi {
+                    bad = Some(loc(&b.file, g));
+                }
+                lo = lo.max(glo);
+                hi = hi.min(ghi);
+            }
+        }
+        (lo, hi, bad)
+    }
+
+    fn build_leaf(
+        &mut self,
+        key: &str,
+        group: u16,
+        params: &[(String, &'b crate::schema::ParamSpec, &'b Path)],
+    ) -> Option<Leaf> {
+        let chain = self.chain(key);
+        let leaf_def = *chain.first()?;
+        let size = self.size_of(key)?;
+        for b in &chain[..chain.len() - 1] {
+            if let Some(s) = &b.spec.size {
+                if s.value != size {
+                    self.d.err(
+                        &loc(&b.file, s),
+                        format!("`{}` has size {} but extends a {size}-bit bitset", b.key, s.value),
+                    );
+                }
+            }
+        }
+        let (gen_min, gen_max, bad_gen) = self.gen_range(&chain);
+        if let Some(at) = bad_gen {
+            self.d.err(&at, format!("`{key}`: a generation range may only narrow the range of the bitset it extends"));
+        }
+        if !self.gens_known && (gen_min != 0 || gen_max != u32::MAX) {
+            self.d.err(&leaf_def.at, format!("`{key}` has a generation range but the target lists no generations"));
+        }
+        let full = mask_of(0, size);
+
+        // Default fields, root first.
+        let mut defs: Vec<FDef<'b>> = Vec::new();
+        for b in chain.iter().rev() {
+            for (k, f) in b.spec.fields.iter().flatten() {
+                if let Some(prev) = defs.iter().find(|x| x.name == k.value) {
+                    self.d.push(
+                        Diagnostic::new(
+                            loc(&b.file, k),
+                            format!("field `{}` of `{}` is already defined", k.value, b.key),
+                        )
+                        .note(format!("first defined at {}", prev.at)),
+                    );
+                    continue;
+                }
+                defs.push(FDef {
+                    name: k.value.clone(),
+                    file: &b.file,
+                    at: loc(&b.file, k),
+                    spec: Some(&f.value),
+                    param: None,
+                    fixed: false,
+                });
+            }
+        }
+        for (i, (n, ps, file)) in params.iter().enumerate() {
+            if defs.iter().any(|x| &x.name == n) {
+                self.d.err(&leaf_def.at, format!("param `{n}` has the name of a field of `{key}`"));
+                continue;
+            }
+            defs.push(FDef {
+                name: n.clone(),
+                file,
+                at: Loc::new(file, 1, 1),
+                spec: None,
+                param: Some((i, ps)),
+                fixed: false,
+            });
+        }
+
+        // Identifying bits: patterns, then fixed field values.
+        let (mut mask, mut value, mut dontcare): (Bits, Bits, Bits) = (0, 0, 0);
+        for b in chain.iter().rev() {
+            for (k, pat) in b.spec.pattern.iter().flatten() {
+                let at = loc(&b.file, pat);
+                let (lo, hi) = (k.value.lo, k.value.hi);
+                let width = hi - lo + 1;
+                if hi >= size {
+                    self.d
+                        .err(&loc(&b.file, k), format!("pattern bits {lo}..{hi} lie outside the {size}-bit encoding"));
+                    continue;
+                }
+                let text: String = pat.value.chars().filter(|c| *c != '_').collect();
+                let text = if text == "x" { "x".repeat(width as usize) } else { text };
+                if text.len() != width as usize {
+                    self.d.err(
+                        &at,
+                        format!(
+                            "pattern \"{}\" has {} bits but the range {lo}..{hi} has {width}",
+                            pat.value,
+                            text.len()
+                        ),
+                    );
+                    continue;
+                }
+                for (j, c) in text.chars().enumerate() {
+                    let bit = hi - j as u32;
+                    let m: Bits = 1 << bit;
+                    if (mask | dontcare) & m != 0 {
+                        self.d.err(&at, format!("`{}`: bit {bit} is fixed twice", b.key));
+                        break;
+                    }
+                    match c {
+                        '0' => mask |= m,
+                        '1' => {
+                            mask |= m;
+                            value |= m
+                        }
+                        'x' => dontcare |= m,
+                        _ => {
+                            self.d.err(&at, format!("pattern \"{}\" may hold only 0, 1 and x", pat.value));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        for b in chain.iter().rev() {
+            for (k, v) in b.spec.fixed.iter().flatten() {
+                let at = loc(&b.file, v);
+                let Some(def) = defs.iter_mut().find(|x| x.name == k.value) else {
+                    self.d.err(
+                        &loc(&b.file, k),
+                        format!("`{}` fixes field `{}`, which `{key}` does not have", b.key, k.value),
+                    );
+                    continue;
+                };
+                let Some(bits) = def.spec.and_then(|s| s.bits.as_ref()) else {
+                    self.d.err(&at, format!("field `{}` has no bits to fix", k.value));
+                    continue;
+                };
+                def.fixed = true;
+                let ranges = to_ranges(&bits.value.0);
+                let width: u32 = ranges.iter().map(|r| r.width as u32).sum();
+                let signed = matches!(def.spec.map(|s| s.ty.value.as_str()), Some("int" | "offset"));
+                if !fits(v.value, width, signed) {
+                    self.d.err(
+                        &at,
+                        format!(
+                            "{} does not fit field `{}` ({width} bits{})",
+                            v.value,
+                            k.value,
+                            if signed { ", signed" } else { "" }
+                        ),
+                    );
+                    continue;
+                }
+                if ranges.iter().any(|r| r.lo as u32 + r.width as u32 > size) {
+                    continue; // reported with the field
+                }
+                let (vbits, m) = isa_runtime::insert(0, 0, &ranges, (v.value as u128) & mask_of(0, width));
+                if (mask | dontcare) & m != 0 {
+                    self.d.err(&at, format!("`{}`: field `{}` overlaps bits already fixed", b.key, k.value));
+                    continue;
+                }
+                mask |= m;
+                value |= vbits;
+            }
+        }
+
+        // Cases: the leaf's first, then its ancestors'; the default last.
+        let mut case_specs: Vec<(&'b Path, &'b S<CaseSpec>)> = Vec::new();
+        for b in &chain {
+            for c in b.spec.cases.iter().flatten() {
+                case_specs.push((&b.file, c));
+            }
+        }
+        let default_display = chain.iter().find_map(|b| b.spec.display.as_ref().map(|d| (b.file.as_path(), d)));
+        let Some(default_display) = default_display else {
+            self.d.err(&leaf_def.at, format!("`{key}` has no `display` template (nor does any bitset it extends)"));
+            return None;
+        };
+        let default_fields = self.lower_fields(key, size, &defs, mask, dontcare);
+        let mut cases = Vec::new();
+        for (file, c) in &case_specs {
+            let mut cdefs = defs.clone();
+            for (k, f) in c.value.fields.iter().flatten() {
+                let nd = FDef {
+                    name: k.value.clone(),
+                    file,
+                    at: loc(file, k),
+                    spec: Some(&f.value),
+                    param: None,
+                    fixed: false,
+                };
+                match cdefs.iter_mut().find(|x| x.name == k.value) {
+                    Some(x) => *x = nd,
+                    None => cdefs.push(nd),
+                }
+            }
+            let fields = self.lower_fields(key, size, &cdefs, mask, dontcare);
+            let when = self.compile_expr(&c.value.when.value.0, &loc(file, &c.value.when), &defs);
+            let display = match &c.value.display {
+                Some(d) => (*file, d),
+                None => {
+                    // Without a display of its own the case prints like the default.
+                    default_display
+                }
+            };
+            let display = self.template(display.1, display.0, &cdefs);
+            cases.push(Case { when: Some(when), display, fields });
+        }
+        let display = self.template(default_display.1, default_display.0, &defs);
+        cases.push(Case { when: None, display, fields: default_fields });
+
+        let mut rules = Vec::new();
+        for b in &chain {
+            for r in b.spec.rules.iter().flatten() {
+                let check = self.compile_expr(&r.value.check.value.0, &loc(&b.file, &r.value.check), &defs);
+                rules.push(Rule { check, message: leak_str(&r.value.message.value) });
+            }
+        }
+        let sched = chain.iter().find_map(|b| b.spec.sched.as_ref().map(|s| (b, s))).and_then(|(b, s)| {
+            let i = self.sched_index.get(&s.value).copied();
+            if i.is_none() {
+                self.d.err(&loc(&b.file, s), format!("unknown scheduling class `{}`", s.value));
+            }
+            i
+        });
+        let mut flags = Vec::new();
+        for b in &chain {
+            for f in b.spec.flags.iter().flatten() {
+                match self.flag_names.iter().position(|n| n == &f.value) {
+                    Some(i) => {
+                        if !flags.contains(&(i as u16)) {
+                            flags.push(i as u16)
+                        }
+                    }
+                    None => self.d.err(
+                        &loc(&b.file, f),
+                        format!("unknown flag `{}` (declare it under `flags:` in the root spec)", f.value),
+                    ),
+                }
+            }
+        }
+        let name = leaf_def.spec.name.as_ref().map_or(key, |n| n.value.as_str());
+        let doc = chain.iter().find_map(|b| b.spec.doc.as_ref()).map_or("", |d| leak_str(d.value.trim()));
+        let cases = leak(cases);
+        let fixed: Vec<&str> = defs.iter().filter(|d| d.fixed).map(|d| d.name.as_str()).collect();
+        self.check_coverage(key, &leaf_def.at, size, mask, dontcare, cases, full, &fixed);
+        Some(Leaf {
+            key: leak_str(key),
+            name: leak_str(name),
+            group,
+            bits: size,
+            gen_min,
+            gen_max,
+            mask,
+            value,
+            dontcare,
+            cases,
+            rules: leak(rules),
+            sched,
+            flags: leak(flags),
+            doc,
+        })
+    }
+
+    fn compile_expr(&mut self, text: &str, at: &Loc, defs: &[FDef]) -> &'static [Op] {
+        let ast = match expr::parse(text) {
+            Ok(a) => a,
+            Err(e) => {
+                self.d.err(at, format!("in expression `{text}`: {e}"));
+                return &[];
+            }
+        };
+        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+        match ast.compile(&|n| names.iter().position(|x| *x == n).map(|i| Op::Field(i as u16))) {
+            Ok(ops) => leak(ops),
+            Err(e) => {
+                self.d.push(
+                    Diagnostic::new(at.clone(), format!("in expression `{text}`: {e}"))
+                        .note(format!("fields here: {}", names.join(", "))),
+                );
+                &[]
+            }
+        }
+    }
+
+    fn lower_fields(&mut self, key: &str, size: u32, defs: &[FDef<'b>], _mask: Bits, _dc: Bits) -> &'static [Field] {
+        let mut out = Vec::new();
+        for d in defs {
+            let (src, ty) = match (d.spec, d.param) {
+                (_, Some((i, ps))) => (Src::Param(i as u16), self.scalar_type(&ps.ty, ps.display.as_ref(), d.file)),
+                (Some(spec), None) => self.lower_field(key, size, d, spec, defs),
+                (None, None) => (Src::Expr(&[]), Ty::Uint),
+            };
+            out.push(Field { name: leak_str(&d.name), src, ty });
+        }
+        leak(out)
+    }
+
+    fn lower_field(&mut self, key: &str, size: u32, d: &FDef<'b>, spec: &'b FieldSpec, defs: &[FDef<'b>]) -> (Src, Ty) {
+        let src = match (&spec.bits, &spec.expr) {
+            (Some(bits), None) => {
+                let ranges = to_ranges(&bits.value.0);
+                for r in &ranges {
+                    let hi = r.lo as u32 + r.width as u32 - 1;
+                    if hi >= size || r.width == 0 {
+                        self.d.err(
+                            &loc(d.file, bits),
+                            format!(
+                                "field `{}` of `{key}` (bits {}..{hi}) lies outside the {size}-bit encoding",
+                                d.name, r.lo
+                            ),
+                        );
+                    }
+                }
+                if ranges.iter().map(|r| r.width as u32).sum::<u32>() > 64 {
+                    self.d.err(
+                        &loc(d.file, bits),
+                        format!("field `{}` is wider than 64 bits; split it into several fields", d.name),
+                    );
+                }
+                Src::Bits(leak(ranges))
+            }
+            (None, Some(e)) => Src::Expr(self.compile_expr(&e.value.0, &loc(d.file, e), defs)),
+            (Some(_), Some(e)) => {
+                self.d.err(
+                    &loc(d.file, e),
+                    format!(
+                        "field `{}` has both `bits` and `expr`; a field is read from bits or derived, not both",
+                        d.name
+                    ),
+                );
+                Src::Expr(&[])
+            }
+            (None, None) => {
+                self.d.err(&d.at, format!("field `{}` needs `bits` (or `expr` for a derived value)", d.name));
+                Src::Expr(&[])
+            }
+        };
+        let width = match src {
+            Src::Bits(r) => Some(isa_runtime::width_of(r)),
+            _ => None,
+        };
+        let tyname = spec.ty.value.as_str();
+        let ty = if let Some(&group) = self.group_of.get(tyname) {
+            let gsize = self.size_of(tyname);
+            match src {
+                Src::Bits(r) if r.len() == 1 => {
+                    if gsize.is_some() && gsize != width {
+                        self.d.err(
+                            &loc(d.file, &spec.ty),
+                            format!(
+                                "field `{}` is {} bits but `{tyname}` encodings are {} bits",
+                                d.name,
+                                width.unwrap_or(0),
+                                gsize.unwrap_or(0)
+                            ),
+                        );
+                    }
+                }
+                _ => self.d.err(
+                    &loc(d.file, &spec.ty),
+                    format!("field `{}` of type `{tyname}` must be one contiguous bit range", d.name),
+                ),
+            }
+            let params = self.params_of(tyname);
+            let mut exprs = Vec::new();
+            let given = spec.params.as_ref();
+            for (pname, _, _) in &params {
+                match given.and_then(|g| g.iter().find(|(k, _)| &k.value == pname)) {
+                    Some((_, e)) => exprs.push(self.compile_expr(&e.value.0, &loc(d.file, e), defs)),
+                    None => {
+                        self.d.err(&d.at, format!("field `{}` must pass param `{pname}` to `{tyname}`", d.name));
+                        exprs.push(&[][..]);
+                    }
+                }
+            }
+            for (k, _) in given.into_iter().flatten() {
+                if !params.iter().any(|(p, _, _)| p == &k.value) {
+                    self.d.err(&loc(d.file, k), format!("`{tyname}` takes no param `{}`", k.value));
+                }
+            }
+            Ty::Group { group, params: leak(exprs) }
+        } else {
+            if spec.params.is_some() {
+                self.d.err(&d.at, format!("field `{}` passes params but its type `{tyname}` is not a bitset", d.name));
+            }
+            let ty = self.scalar_type(&spec.ty, spec.display.as_ref(), d.file);
+            match (ty, width) {
+                (Ty::Float, Some(w)) if w != 16 && w != 32 => self
+                    .d
+                    .err(&loc(d.file, &spec.ty), format!("float field `{}` must be 16 or 32 bits, not {w}", d.name)),
+                _ => {}
+            }
+            ty
+        };
+        (src, ty)
+    }
+
+    /// Parses a display template: literal text and `{FIELD}` references
+    /// (`{NAME}` is the leaf's name; `{{` and `}}` are literal braces).
+    fn template(&mut self, t: &S<String>, file: &Path, defs: &[FDef]) -> &'static [Tok] {
+        let at = loc(file, t);
+        let text = t.value.trim();
+        let mut toks = Vec::new();
+        let mut lit = String::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '{' if chars.peek().map(|x| x.1) == Some('{') => {
+                    chars.next();
+                    lit.push('{');
+                }
+                '}' if chars.peek().map(|x| x.1) == Some('}') => {
+                    chars.next();
+                    lit.push('}');
+                }
+                '{' => {
+                    let Some(end) = text[i..].find('}') else {
+                        self.d.err(&at, format!("template \"{text}\" has an unclosed `{{`"));
+                        break;
+                    };
+                    let name = &text[i + 1..i + end];
+                    while chars.peek().is_some_and(|x| x.0 <= i + end) {
+                        chars.next();
+                    }
+                    if !lit.is_empty() {
+                        toks.push(Tok::Lit(leak_str(&std::mem::take(&mut lit))));
+                    }
+                    if name == "NAME" {
+                        toks.push(Tok::Name);
+                    } else if let Some(idx) = defs.iter().position(|d| d.name == name) {
+                        toks.push(Tok::Field(idx as u16));
+                    } else {
+                        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+                        self.d.push(
+                            Diagnostic::new(at.clone(), format!("template names unknown field `{name}`"))
+                                .note(format!("fields here: {}", names.join(", "))),
+                        );
+                    }
+                }
+                '}' => {
+                    self.d.err(
+                        &at,
+                        format!("template \"{text}\" has a `}}` without `{{` (write `}}}}` for a literal brace)"),
+                    );
+                }
+                c => lit.push(c),
+            }
+        }
+        if !lit.is_empty() {
+            toks.push(Tok::Lit(leak_str(&lit)));
+        }
+        leak(toks)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_coverage(
+        &mut self,
+        key: &str,
+        at: &Loc,
+        size: u32,
+        mask: Bits,
+        dontcare: Bits,
+        cases: &[Case],
+        full: Bits,
+        fixed: &[&str],
+    ) {
+        for (ci, case) in cases.iter().enumerate() {
+            let what = if ci + 1 == cases.len() { String::new() } else { format!(" (case {})", ci + 1) };
+            let mut covered = mask | dontcare;
+            let mut owner: Vec<(&str, Bits)> = Vec::new();
+            for f in case.fields {
+                let Src::Bits(ranges) = f.src else { continue };
+                let m = ranges.iter().fold(0, |m, r| {
+                    if (r.lo as u32) + (r.width as u32) <= size { m | mask_of(r.lo as u32, r.width as u32) } else { m }
+                });
+                if fixed.contains(&f.name) {
+                    continue; // its bits are identifying bits now
+                }
+                if m & (mask | dontcare) != 0 {
+                    self.d.err(
+                        at,
+                        format!(
+                            "`{key}`{what}: field `{}` overlaps fixed bits {}",
+                            f.name,
+                            bit_list(m & (mask | dontcare))
+                        ),
+                    );
+                }
+                for (other, om) in &owner {
+                    if m & om != 0 {
+                        self.d.err(
+                            at,
+                            format!(
+                                "`{key}`{what}: fields `{other}` and `{}` overlap at bits {}",
+                                f.name,
+                                bit_list(m & om)
+                            ),
+                        );
+                    }
+                }
+                owner.push((f.name, m));
+                covered |= m;
+            }
+            if covered & full != full {
+                self.d.push(
+                    Diagnostic::new(
+                        at.clone(),
+                        format!("`{key}`{what}: bits {} are not covered", bit_list(full & !covered)),
+                    )
+                    .note("give every bit a field, a pattern, or mark it don't-care with `x`"),
+                );
+            }
+        }
+    }
+
+    /// No two encodings of a group may match the same word in one generation,
+    /// unless their priorities say which wins.
+    fn check_ambiguity(&mut self, groups: &[Group], leaves: &[(String, Leaf)]) {
+        for g in groups {
+            for (i, &a) in g.leaves.iter().enumerate() {
+                for &b in &g.leaves[i + 1..] {
+                    let (ka, la) = &leaves[a as usize];
+                    let (kb, lb) = &leaves[b as usize];
+                    if la.gen_max < lb.gen_min || lb.gen_max < la.gen_min {
+                        continue;
+                    }
+                    if (la.value ^ lb.value) & la.mask & lb.mask != 0 {
+                        continue;
+                    }
+                    let pa = self.bdefs[ka].spec.priority.as_ref().map_or(0, |p| p.value);
+                    let pb = self.bdefs[kb].spec.priority.as_ref().map_or(0, |p| p.value);
+                    if pa != pb {
+                        continue;
+                    }
+                    let common = la.value | lb.value;
+                    let (lo, hi) = (la.gen_min.max(lb.gen_min), la.gen_max.min(lb.gen_max));
+                    let gens = if lo == 0 && hi == u32::MAX {
+                        "every generation".to_string()
+                    } else {
+                        format!("generations {lo}..{hi}")
+                    };
+                    let at = self.bdefs[kb].at.clone();
+                    self.d.push(
+                        Diagnostic::new(
+                            at,
+                            format!("encodings `{ka}` and `{kb}` can both match 0x{common:x} in {gens}"),
+                        )
+                        .note(format!("`{ka}` is defined at {}", self.bdefs[ka].at))
+                        .note(
+                            "make their fixed bits differ, narrow a generation range, or give one a higher `priority`",
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_variant_names(&mut self, variants: &[(String, u16)], leaves: &[(String, Leaf)]) {
+        let mut seen: HashMap<&str, &str> = HashMap::new();
+        for (v, l) in variants {
+            let key = leaves[*l as usize].0.as_str();
+            if let Some(prev) = seen.insert(v.as_str(), key) {
+                self.d.push(
+                    Diagnostic::new(
+                        self.bdefs[key].at.clone(),
+                        format!("`{key}` and `{prev}` both become the Rust name `{v}`"),
+                    )
+                    .note("rename one key; the mnemonic can stay the same with `name:`"),
+                );
+            }
+        }
+    }
+}
+
+fn to_ranges(keys: &[crate::schema::BitKey]) -> Vec<Range> {
+    keys.iter().map(|k| Range { lo: k.lo.min(255) as u8, width: (k.hi - k.lo + 1).min(255) as u8 }).collect()
+}
+
+fn fits(v: i64, width: u32, signed: bool) -> bool {
+    if width >= 64 {
+        return true;
+    }
+    if signed {
+        let lim = 1i64 << (width.max(1) - 1);
+        (-lim..lim).contains(&v)
+    } else {
+        v >= 0 && (v as u64) >> width == 0
+    }
+}
+
+/// `3..5, 9` for a mask with bits 3, 4, 5 and 9.
+fn bit_list(m: Bits) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0u32;
+    while i < 128 {
+        if (m >> i) & 1 == 1 {
+            let start = i;
+            while i + 1 < 128 && (m >> (i + 1)) & 1 == 1 {
+                i += 1;
+            }
+            parts.push(if start == i { format!("{i}") } else { format!("{start}..{i}") });
+        }
+        i += 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_lists() {
+        assert_eq!(bit_list(0b1110_0000_1000), "3, 9..11");
+        assert_eq!(bit_list(1 << 127), "127");
+    }
+
+    #[test]
+    fn variant_names() {
+        assert_eq!(variant_name("add.f"), "AddF");
+        assert_eq!(variant_name("mad.f32"), "MadF32");
+        assert_eq!(variant_name("ldg.a-a7xx"), "LdgAA7xx");
+        assert_eq!(variant_name("2d"), "I2d");
+    }
+
+    #[test]
+    fn fits_checks_sign() {
+        assert!(fits(-1, 4, true));
+        assert!(!fits(-1, 4, false));
+        assert!(fits(15, 4, false));
+        assert!(!fits(16, 4, false));
+        assert!(!fits(8, 4, true));
+    }
+}

@@ -1,0 +1,311 @@
+//! The YAML schema of an ISA spec, as serde types. Every key is documented in
+//! docs/spec-language.md; unknown keys are rejected.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
+use std::fmt;
+
+use crate::yaml::S;
+
+/// One spec file. The root file (named by `isa!`) carries the target-wide keys;
+/// the files it lists carry enums, bitsets and instruction tables.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SpecFile {
+    /// JSON Schema reference for editors; ignored here.
+    #[serde(rename = "$schema")]
+    pub schema: Option<S<String>>,
+    pub isa: Option<S<String>>,
+    pub doc: Option<S<String>>,
+    /// Other files of this target, relative to the root file. Listed, not globbed,
+    /// so the build depends on exactly these files.
+    pub files: Option<Vec<S<String>>>,
+    pub generations: Option<Vec<S<GenSpec>>>,
+    pub default_gen: Option<S<String>>,
+    pub raw: Option<S<RawSpec>>,
+    /// The bitset every instruction extends.
+    pub instruction: Option<S<String>>,
+    pub sched_classes: Option<IndexMap<S<String>, S<SchedSpec>>>,
+    pub flags: Option<IndexMap<S<String>, S<String>>>,
+    pub enums: Option<IndexMap<S<String>, S<IndexMap<S<u64>, S<String>>>>>,
+    pub bitsets: Option<IndexMap<S<String>, S<BitsetSpec>>>,
+    pub instructions: Option<Vec<S<OpcodeTable>>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct GenSpec {
+    pub name: S<String>,
+    pub value: S<u32>,
+    pub aliases: Option<Vec<S<String>>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawSpec {
+    pub prefix: S<String>,
+    pub uppercase: Option<bool>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SchedSpec {
+    pub doc: Option<S<String>>,
+    /// Latency in cycles by generation range (`..699: 3`, `700..: 2`).
+    pub latency: IndexMap<S<GenRange>, S<u32>>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct BitsetSpec {
+    /// What `{NAME}` prints; the key by default.
+    pub name: Option<S<String>>,
+    pub doc: Option<S<String>>,
+    pub extends: Option<S<String>>,
+    /// Width in bits; required on a bitset that extends nothing.
+    pub size: Option<S<u32>>,
+    pub r#gen: Option<S<GenRange>>,
+    pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
+    /// Values the enclosing field passes in when this bitset is a field type.
+    pub params: Option<IndexMap<S<String>, S<ParamSpec>>>,
+    /// Fixed bits: `61..63: "010"`, most significant bit first, `x` = don't care.
+    pub pattern: Option<IndexMap<S<BitKey>, S<String>>>,
+    /// Fields of an ancestor given a constant value here (`OPC: 5`).
+    pub fixed: Option<IndexMap<S<String>, S<i64>>>,
+    pub display: Option<S<String>>,
+    pub cases: Option<Vec<S<CaseSpec>>>,
+    pub rules: Option<Vec<S<RuleSpec>>>,
+    pub sched: Option<S<String>>,
+    pub flags: Option<Vec<S<String>>>,
+    /// Among encodings whose fixed bits overlap, the higher priority decodes.
+    pub priority: Option<S<i64>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSpec {
+    pub bits: Option<S<BitsSpec>>,
+    /// A derived field: computed from other fields instead of read from bits.
+    pub expr: Option<S<ExprText>>,
+    #[serde(rename = "type")]
+    pub ty: S<String>,
+    /// For `bool`: the text printed when set.
+    pub display: Option<S<String>>,
+    /// For a bitset-typed field: the values its params take.
+    pub params: Option<IndexMap<S<String>, S<ExprText>>>,
+    pub doc: Option<S<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ParamSpec {
+    #[serde(rename = "type")]
+    pub ty: S<String>,
+    pub display: Option<S<String>>,
+    pub doc: Option<S<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CaseSpec {
+    pub when: S<ExprText>,
+    pub display: Option<S<String>>,
+    pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
+    pub doc: Option<S<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    pub check: S<ExprText>,
+    pub message: S<String>,
+}
+
+/// A table of instructions that share a format and differ in one field.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct OpcodeTable {
+    pub extends: S<String>,
+    pub field: S<String>,
+    pub r#gen: Option<S<GenRange>>,
+    pub sched: Option<S<String>>,
+    pub flags: Option<Vec<S<String>>>,
+    pub doc: Option<S<String>>,
+    /// Mnemonic -> value of `field`.
+    pub opcodes: IndexMap<S<String>, S<i64>>,
+}
+
+/// A bit range `lo..hi` (inclusive) or a single bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BitKey {
+    pub lo: u32,
+    pub hi: u32,
+}
+
+/// A field's bits: one range, or several (most significant part first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BitsSpec(pub Vec<BitKey>);
+
+/// A generation range, inclusive: `600..699`, `600..`, `..599`, or `600`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GenRange {
+    pub min: Option<u32>,
+    pub max: Option<u32>,
+}
+
+/// An expression, written as a string or a bare number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExprText(pub String);
+
+fn parse_bitkey(s: &str) -> Result<BitKey, String> {
+    let s = s.trim();
+    let err = || format!("`{s}` is not a bit or bit range (write `5` or `0..7`, low bit first)");
+    match s.split_once("..") {
+        Some((a, b)) => {
+            let lo: u32 = a.trim().parse().map_err(|_| err())?;
+            let hi: u32 = b.trim().parse().map_err(|_| err())?;
+            if hi < lo {
+                return Err(format!("bit range `{s}` runs backwards; write the low bit first"));
+            }
+            Ok(BitKey { lo, hi })
+        }
+        None => {
+            let b: u32 = s.parse().map_err(|_| err())?;
+            Ok(BitKey { lo: b, hi: b })
+        }
+    }
+}
+
+fn parse_gen_range(s: &str) -> Result<GenRange, String> {
+    let s = s.trim();
+    let num = |t: &str| -> Result<Option<u32>, String> {
+        let t = t.trim();
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            t.parse()
+                .map(Some)
+                .map_err(|_| format!("`{s}` is not a generation range (write `600..699`, `600..` or `..599`)"))
+        }
+    };
+    match s.split_once("..") {
+        Some((a, b)) => Ok(GenRange { min: num(a)?, max: num(b)? }),
+        None => {
+            let v = num(s)?;
+            Ok(GenRange { min: v, max: v })
+        }
+    }
+}
+
+struct ScalarText;
+
+impl<'de> Visitor<'de> for ScalarText {
+    type Value = String;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string or a number")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<String, E> {
+        Ok(if v { "1" } else { "0" }.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for ExprText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ScalarText).map(ExprText)
+    }
+}
+
+impl<'de> Deserialize<'de> for BitKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = d.deserialize_any(ScalarText)?;
+        parse_bitkey(&s).map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for GenRange {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = d.deserialize_any(ScalarText)?;
+        parse_gen_range(&s).map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for BitsSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = BitsSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a bit (`5`), a range (`0..7`), or a list of them, most significant part first")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<BitsSpec, E> {
+                parse_bitkey(v).map(|k| BitsSpec(vec![k])).map_err(E::custom)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<BitsSpec, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<BitsSpec, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<BitsSpec, A::Error> {
+                let mut out = Vec::new();
+                while let Some(s) = seq.next_element_seed(ScalarSeed)? {
+                    out.push(parse_bitkey(&s).map_err(de::Error::custom)?);
+                }
+                if out.is_empty() {
+                    return Err(de::Error::custom("a field needs at least one bit range"));
+                }
+                Ok(BitsSpec(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+struct ScalarSeed;
+
+impl<'de> de::DeserializeSeed<'de> for ScalarSeed {
+    type Value = String;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(ScalarText)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_keys_and_gen_ranges() {
+        assert_eq!(parse_bitkey("0..7"), Ok(BitKey { lo: 0, hi: 7 }));
+        assert_eq!(parse_bitkey("60"), Ok(BitKey { lo: 60, hi: 60 }));
+        assert!(parse_bitkey("7..0").unwrap_err().contains("backwards"));
+        assert_eq!(parse_gen_range("600.."), Ok(GenRange { min: Some(600), max: None }));
+        assert_eq!(parse_gen_range("..599"), Ok(GenRange { min: None, max: Some(599) }));
+        assert_eq!(parse_gen_range("700"), Ok(GenRange { min: Some(700), max: Some(700) }));
+        assert!(parse_gen_range("a..b").is_err());
+    }
+
+    #[test]
+    fn field_bits_forms() {
+        #[derive(Deserialize)]
+        struct T {
+            a: BitsSpec,
+            b: BitsSpec,
+            c: BitsSpec,
+        }
+        let t: T = serde_saphyr::from_str("a: 5\nb: 0..15\nc: [9..13, 32..39]\n").unwrap();
+        assert_eq!(t.a.0, vec![BitKey { lo: 5, hi: 5 }]);
+        assert_eq!(t.b.0, vec![BitKey { lo: 0, hi: 15 }]);
+        assert_eq!(t.c.0, vec![BitKey { lo: 9, hi: 13 }, BitKey { lo: 32, hi: 39 }]);
+    }
+}

@@ -1,0 +1,124 @@
+//! Decoding: find the leaf whose identifying bits match, pick its case, and check
+//! that every operand sub-encoding decodes too.
+
+use crate::Inst;
+use crate::bits::{Bits, mask_of};
+use crate::error::DecodeError;
+use crate::eval::{Env, Step};
+use crate::tables::{Isa, Src, Ty};
+
+impl Isa {
+    /// Decodes one instruction word (bit 0 = least significant bit of the first
+    /// byte in memory) for generation `gen_`.
+    pub fn decode(&self, bits: Bits, gen_: u32) -> Result<Inst, DecodeError> {
+        let width = self.groups[0].bits;
+        let bits = bits & mask_of(0, width);
+        let leaf = self.match_group(0, bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
+        let inst = Inst { leaf, bits };
+        let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        self.check_leaf(&inst, gen_, &mut path, 0)?;
+        Ok(inst)
+    }
+
+    /// Decodes from bytes in memory order; returns the instruction and its length.
+    pub fn decode_bytes(&self, bytes: &[u8], gen_: u32) -> Result<(Inst, usize), DecodeError> {
+        let need = (self.min_bits() / 8) as usize;
+        if bytes.len() < need {
+            return Err(DecodeError::Truncated { have: bytes.len(), need });
+        }
+        let max = (self.groups[0].bits / 8) as usize;
+        let mut bits: Bits = 0;
+        for (i, b) in bytes.iter().take(max).enumerate() {
+            bits |= (*b as Bits) << (8 * i);
+        }
+        let inst = self.decode(bits, gen_)?;
+        let len = inst.len_bytes(self);
+        if bytes.len() < len {
+            return Err(DecodeError::Truncated { have: bytes.len(), need: len });
+        }
+        Ok((inst, len))
+    }
+
+    /// Width of the shortest instruction, in bits.
+    pub fn min_bits(&self) -> u32 {
+        self.groups[0].leaves.iter().map(|&l| self.leaves[l as usize].bits).min().unwrap_or(self.groups[0].bits)
+    }
+
+    /// The leaf of `group` whose identifying bits match `word` (already shifted
+    /// down to bit 0 of the group's encoding).
+    pub(crate) fn match_group(&self, group: u16, word: Bits, gen_: u32) -> Option<u16> {
+        let g = &self.groups[group as usize];
+        let word = word & mask_of(0, g.bits);
+        g.leaves.iter().copied().find(|&l| {
+            let leaf = &self.leaves[l as usize];
+            word & leaf.mask == leaf.value && leaf.exists_in(gen_)
+        })
+    }
+
+    /// Which case of the leaf at the end of `path` is in force.
+    pub(crate) fn select_case(&self, env: &mut Env<'_>, path: &mut [Step], depth: usize) -> u16 {
+        let leaf = &self.leaves[path[depth].leaf as usize];
+        let default = (leaf.cases.len() - 1) as u16;
+        path[depth].case = default;
+        for (i, case) in leaf.cases.iter().enumerate() {
+            match case.when {
+                None => return i as u16,
+                Some(e) => {
+                    if env.eval(&path[..=depth], e) != 0 {
+                        return i as u16;
+                    }
+                }
+            }
+        }
+        default
+    }
+
+    fn check_leaf(
+        &self,
+        inst: &Inst,
+        gen_: u32,
+        path: &mut [Step; MAX_DEPTH],
+        depth: usize,
+    ) -> Result<(), DecodeError> {
+        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
+        let case = self.select_case(&mut env, &mut path[..], depth);
+        path[depth].case = case;
+        let leaf = &self.leaves[path[depth].leaf as usize];
+        for (fi, field) in leaf.cases[case as usize].fields.iter().enumerate() {
+            let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else {
+                continue;
+            };
+            let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
+            let bad = DecodeError::BadOperand { leaf: leaf.key, field: field.name };
+            if depth + 1 >= MAX_DEPTH {
+                return Err(bad);
+            }
+            let sub = self.match_group(group, inst.bits >> base, gen_).ok_or(bad)?;
+            path[depth + 1] = Step { leaf: sub, case: 0, base, via: fi as u16 };
+            self.check_leaf(inst, gen_, path, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Reads a field of the instruction's chosen case by name (signed fields are
+    /// sign-extended). Operand sub-encodings are returned as their raw bits.
+    pub fn field(&self, inst: &Inst, gen_: u32, name: &str) -> Option<i64> {
+        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
+        let mut path = [Step { leaf: inst.leaf, case: 0, base: 0, via: 0 }];
+        let case = self.select_case(&mut env, &mut path, 0);
+        path[0].case = case;
+        let idx = self.leaves[inst.leaf as usize].cases[case as usize].field_index(name)?;
+        Some(env.field(&path, idx))
+    }
+
+    /// The rule messages this instruction violates (empty when valid).
+    pub fn validate(&self, inst: &Inst, gen_: u32) -> Vec<&'static str> {
+        let leaf = &self.leaves[inst.leaf as usize];
+        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
+        let path = [Step { leaf: inst.leaf, case: (leaf.cases.len() - 1) as u16, base: 0, via: 0 }];
+        leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
+    }
+}
+
+/// Deepest nesting of operand sub-encodings the engine follows.
+pub(crate) const MAX_DEPTH: usize = 8;

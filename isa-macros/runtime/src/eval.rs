@@ -1,0 +1,168 @@
+//! Expression evaluation in a scope chain.
+//!
+//! A *scope* is the path from the instruction down to the sub-encoding being
+//! looked at: each step names a leaf, the case in force and where the leaf's bits
+//! sit in the instruction word. Parameters are resolved by evaluating the
+//! enclosing field's parameter expression one step up.
+
+use crate::bits::{Bits, extract, mask_of};
+use crate::tables::{BinOp, Expr, Isa, Op, Src, Ty};
+
+/// One level of the scope chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub leaf: u16,
+    pub case: u16,
+    /// Bit offset of this leaf inside the instruction word.
+    pub base: u32,
+    /// Index, in the parent's case, of the field this leaf fills (unused at top).
+    pub via: u16,
+}
+
+/// The longest expression stack the generator allows.
+pub const MAX_STACK: usize = 32;
+
+pub(crate) struct Env<'a> {
+    pub isa: &'a Isa,
+    pub bits: Bits,
+    pub gen_: u32,
+    /// Bits of the word that evaluation looked at (the assembler's solver uses it).
+    pub read: Bits,
+}
+
+impl Env<'_> {
+    pub fn field(&mut self, path: &[Step], idx: u16) -> i64 {
+        let Some(step) = path.last() else { return 0 };
+        let leaf = &self.isa.leaves[step.leaf as usize];
+        let field = &leaf.cases[step.case as usize].fields[idx as usize];
+        match field.src {
+            Src::Bits(ranges) => {
+                let mut width = 0;
+                for r in ranges {
+                    self.read |= mask_of(step.base + r.lo as u32, r.width as u32);
+                    width += r.width as u32;
+                }
+                let v = extract(self.bits, step.base, ranges);
+                if field.is_signed() && width > 0 && width < 128 && (v >> (width - 1)) & 1 == 1 {
+                    (v | !((1u128 << width) - 1)) as i64
+                } else {
+                    v as i64
+                }
+            }
+            Src::Expr(e) => self.eval(path, e),
+            Src::Param(p) => self.param(path, p),
+        }
+    }
+
+    pub fn param(&mut self, path: &[Step], p: u16) -> i64 {
+        let n = path.len();
+        if n < 2 {
+            return 0;
+        }
+        let step = path[n - 1];
+        let parent = &path[..n - 1];
+        let pstep = parent[n - 2];
+        let pleaf = &self.isa.leaves[pstep.leaf as usize];
+        let pfield = &pleaf.cases[pstep.case as usize].fields[step.via as usize];
+        match pfield.ty {
+            Ty::Group { params, .. } => match params.get(p as usize) {
+                Some(e) => self.eval(parent, e),
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    pub fn eval(&mut self, path: &[Step], e: Expr) -> i64 {
+        let mut stack = [0i64; MAX_STACK];
+        let mut sp = 0usize;
+        for op in e {
+            // The generator bounds the stack depth, so these pushes stay in range;
+            // the checks keep a corrupted table from panicking all the same.
+            match *op {
+                Op::Lit(v) => push(&mut stack, &mut sp, v),
+                Op::Field(i) => {
+                    let v = self.field(path, i);
+                    push(&mut stack, &mut sp, v)
+                }
+                Op::Param(i) => {
+                    let v = self.param(path, i);
+                    push(&mut stack, &mut sp, v)
+                }
+                Op::Gen => push(&mut stack, &mut sp, self.gen_ as i64),
+                Op::Not => unary(&mut stack, sp, |a| (a == 0) as i64),
+                Op::Neg => unary(&mut stack, sp, |a| a.wrapping_neg()),
+                Op::BitNot => unary(&mut stack, sp, |a| !a),
+                Op::Bin(op) => {
+                    if sp >= 2 {
+                        let b = stack[sp - 1];
+                        let a = stack[sp - 2];
+                        sp -= 1;
+                        stack[sp - 1] = binop(op, a, b);
+                    }
+                }
+                Op::Select => {
+                    if sp >= 3 {
+                        let b = stack[sp - 1];
+                        let a = stack[sp - 2];
+                        let c = stack[sp - 3];
+                        sp -= 2;
+                        stack[sp - 1] = if c != 0 { a } else { b };
+                    }
+                }
+            }
+        }
+        if sp == 0 { 0 } else { stack[sp - 1] }
+    }
+}
+
+fn push(stack: &mut [i64; MAX_STACK], sp: &mut usize, v: i64) {
+    if *sp < MAX_STACK {
+        stack[*sp] = v;
+        *sp += 1;
+    }
+}
+
+fn unary(stack: &mut [i64; MAX_STACK], sp: usize, f: impl Fn(i64) -> i64) {
+    if sp >= 1 {
+        stack[sp - 1] = f(stack[sp - 1]);
+    }
+}
+
+/// Applies a binary operator as the engine does (wrapping, no panics).
+pub fn binop(op: BinOp, a: i64, b: i64) -> i64 {
+    match op {
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div => a.checked_div(b).unwrap_or(0),
+        BinOp::Rem => a.checked_rem(b).unwrap_or(0),
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Shl => {
+            if (0..64).contains(&b) {
+                a.wrapping_shl(b as u32)
+            } else {
+                0
+            }
+        }
+        BinOp::Shr => {
+            if (0..64).contains(&b) {
+                a.wrapping_shr(b as u32)
+            } else if a < 0 {
+                -1
+            } else {
+                0
+            }
+        }
+        BinOp::Lt => (a < b) as i64,
+        BinOp::Le => (a <= b) as i64,
+        BinOp::Gt => (a > b) as i64,
+        BinOp::Ge => (a >= b) as i64,
+        BinOp::Eq => (a == b) as i64,
+        BinOp::Ne => (a != b) as i64,
+        BinOp::BitAnd => a & b,
+        BinOp::BitXor => a ^ b,
+        BinOp::BitOr => a | b,
+        BinOp::And => (a != 0 && b != 0) as i64,
+        BinOp::Or => (a != 0 || b != 0) as i64,
+    }
+}

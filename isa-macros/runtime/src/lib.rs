@@ -1,0 +1,42 @@
+//! The generic engine behind every generated target.
+//!
+//! `isa!` turns a YAML spec into static [`Isa`] tables; everything that acts on
+//! instructions (decoding, printing, assembling, packing, validating) is written
+//! once here and driven by those tables. Keeping the per-target output as data
+//! keeps compile times flat as targets grow (one `match` arm per opcode compiles
+//! an order of magnitude slower than a table) and means one fix serves all targets.
+
+mod bits;
+mod decode;
+mod encode;
+mod error;
+mod eval;
+mod parse;
+mod print;
+mod tables;
+
+pub use bits::{Bits, extract, insert, mask_of, width_of};
+pub use encode::Builder;
+pub use error::{AsmError, DecodeError, FieldError};
+pub use eval::{MAX_STACK, binop as apply_binop};
+pub use tables::*;
+
+/// A decoded or assembled instruction: which encoding it is, and its bits.
+///
+/// The bits are the whole truth: every operand is read back from them through the
+/// tables, so `encode(decode(x)) == x` holds by construction and nothing is lost,
+/// don't-care bits included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Inst {
+    /// Index into [`Isa::leaves`].
+    pub leaf: u16,
+    /// The encoding, bit 0 = least significant bit of the first word.
+    pub bits: Bits,
+}
+
+impl Inst {
+    /// Length of this instruction in bytes.
+    pub fn len_bytes(&self, isa: &Isa) -> usize {
+        isa.leaves[self.leaf as usize].bits as usize / 8
+    }
+}

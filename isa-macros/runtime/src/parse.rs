@@ -1,0 +1,613 @@
+//! Assembling: match text against the same templates the printer uses.
+//!
+//! Matching binds field values straight into the instruction bits (with a mask
+//! of the bits bound so far, so two places that set the same bits must agree).
+//! What the text says only indirectly — a derived value (`h` means "not FULL"),
+//! a parameter, or the condition that selects a case — becomes a constraint.
+//! When the whole line has matched, a small solver gives the bits those
+//! constraints read but the text did not bind the smallest values that satisfy
+//! every constraint. Because case conditions are constraints too, the bits
+//! produced always decode back to the same leaf and case.
+
+use crate::Inst;
+use crate::bits::{Bits, insert, mask_of};
+use crate::error::{AsmError, field_range};
+use crate::eval::{Env, Step};
+use crate::print::{f16_to_f32, format_raw};
+use crate::tables::{Expr, Field, Isa, Src, Tok, Ty};
+
+/// Most bits the solver will enumerate: 2^12 assignments at worst.
+const MAX_FREE_BITS: u32 = 12;
+
+#[derive(Clone, Copy)]
+enum Want {
+    Truthy(bool),
+    Eq(i64),
+}
+
+#[derive(Clone, Copy)]
+enum What {
+    Expr(Expr),
+    Field(u16),
+}
+
+struct Con {
+    path: Vec<Step>,
+    what: What,
+    want: Want,
+}
+
+#[derive(Default)]
+struct St {
+    bits: Bits,
+    bound: Bits,
+    cons: Vec<Con>,
+}
+
+impl St {
+    fn save(&self) -> (Bits, Bits, usize) {
+        (self.bits, self.bound, self.cons.len())
+    }
+
+    fn restore(&mut self, s: (Bits, Bits, usize)) {
+        self.bits = s.0;
+        self.bound = s.1;
+        self.cons.truncate(s.2);
+    }
+
+    /// Binds `mask` bits at `base` to `value`; false on a conflict.
+    fn bind_pattern(&mut self, base: u32, mask: Bits, value: Bits) -> bool {
+        let m = mask.checked_shl(base).unwrap_or(0);
+        let v = value.checked_shl(base).unwrap_or(0) & m;
+        if (self.bits ^ v) & m & self.bound != 0 {
+            return false;
+        }
+        self.bits = (self.bits & !m) | v;
+        self.bound |= m;
+        true
+    }
+
+    fn bind_field(&mut self, base: u32, ranges: &[crate::Range], value: u128) -> bool {
+        let (nb, written) = insert(self.bits, base, ranges, value);
+        if (nb ^ self.bits) & written & self.bound != 0 {
+            return false;
+        }
+        self.bits = nb;
+        self.bound |= written;
+        true
+    }
+}
+
+type Cont<'k, 'a> = &'k mut dyn FnMut(&mut Parser<'a>, &mut Vec<Step>, usize, &mut St) -> bool;
+
+struct Parser<'a> {
+    isa: &'a Isa,
+    text: &'a str,
+    gen_: u32,
+    best_pos: usize,
+    best_msg: String,
+}
+
+impl<'a> Parser<'a> {
+    fn fail(&mut self, pos: usize, msg: impl FnOnce() -> String) {
+        if pos > self.best_pos || self.best_msg.is_empty() {
+            self.best_pos = pos;
+            self.best_msg = msg();
+        }
+    }
+
+    fn rest(&self, pos: usize) -> &'a str {
+        self.text.get(pos..).unwrap_or("")
+    }
+
+    /// Matches literal template text; a space matches any run of white space.
+    fn lit(&self, pos: usize, lit: &str) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let mut p = pos;
+        for c in lit.bytes() {
+            if c == b' ' {
+                while p < bytes.len() && bytes[p].is_ascii_whitespace() {
+                    p += 1;
+                }
+            } else if bytes.get(p) == Some(&c) {
+                p += 1;
+            } else {
+                return None;
+            }
+        }
+        Some(p)
+    }
+
+    fn seq(&mut self, path: &mut Vec<Step>, toks: &'static [Tok], pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
+        let Some((first, rest)) = toks.split_first() else {
+            return k(self, path, pos, st);
+        };
+        let Some(&step) = path.last() else { return false };
+        let leaf = &self.isa.leaves[step.leaf as usize];
+        match *first {
+            Tok::Lit(s) => match self.lit(pos, s) {
+                Some(p) => self.seq(path, rest, p, st, k),
+                None => {
+                    self.fail(pos, || format!("expected `{}`", s.trim()));
+                    false
+                }
+            },
+            Tok::Name => match self.lit(pos, leaf.name) {
+                Some(p) => self.seq(path, rest, p, st, k),
+                None => {
+                    self.fail(pos, || format!("expected `{}`", leaf.name));
+                    false
+                }
+            },
+            Tok::Field(i) => {
+                let field = &leaf.cases[step.case as usize].fields[i as usize];
+                if let Ty::Group { group, .. } = field.ty {
+                    return self.group(path, i, field, group, rest, pos, st, k);
+                }
+                let alts = self.scan(field, pos);
+                if alts.is_empty() {
+                    self.fail(pos, || expected_value(self.isa, field));
+                }
+                for (p, v) in alts {
+                    let snap = st.save();
+                    if self.bind(path, i, field, v, st, pos) && self.seq(path, rest, p, st, k) {
+                        return true;
+                    }
+                    st.restore(snap);
+                }
+                false
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn group(
+        &mut self,
+        path: &mut Vec<Step>,
+        via: u16,
+        field: &Field,
+        group: u16,
+        rest: &'static [Tok],
+        pos: usize,
+        st: &mut St,
+        k: Cont<'_, 'a>,
+    ) -> bool {
+        let Src::Bits(ranges) = field.src else { return false };
+        let Some(&step) = path.last() else { return false };
+        let base = step.base + ranges.first().map_or(0, |r| r.lo as u32);
+        for &sub in self.isa.groups[group as usize].leaves {
+            let leaf = &self.isa.leaves[sub as usize];
+            if !leaf.exists_in(self.gen_) {
+                continue;
+            }
+            for (ci, case) in leaf.cases.iter().enumerate() {
+                let snap = st.save();
+                if !st.bind_pattern(base, leaf.mask, leaf.value) {
+                    st.restore(snap);
+                    continue;
+                }
+                path.push(Step { leaf: sub, case: ci as u16, base, via });
+                add_case_constraints(self.isa, path, st);
+                let ok = self.seq(path, case.display, pos, st, &mut |p, path, pos2, st| {
+                    let inner = path.pop();
+                    let r = p.seq(path, rest, pos2, st, &mut *k);
+                    if let Some(s) = inner {
+                        path.push(s);
+                    }
+                    r
+                });
+                path.pop();
+                if ok {
+                    return true;
+                }
+                st.restore(snap);
+            }
+        }
+        false
+    }
+
+    /// The ways a scalar field can be read at `pos`, most specific first.
+    fn scan(&self, field: &Field, pos: usize) -> Vec<(usize, Val)> {
+        let s = self.rest(pos);
+        let mut out = Vec::new();
+        match field.ty {
+            Ty::Uint | Ty::Hex | Ty::Int | Ty::Group { .. } => {
+                let signed = matches!(field.ty, Ty::Int);
+                let hex = matches!(field.ty, Ty::Hex);
+                if let Some((v, n)) = scan_int(s, signed, hex) {
+                    out.push((pos + n, Val::Num(v)));
+                }
+            }
+            Ty::Offset | Ty::UOffset => {
+                if s.starts_with('+') || (s.starts_with('-') && matches!(field.ty, Ty::Offset)) {
+                    if let Some((v, n)) = scan_int(&s[1..], false, false) {
+                        let v = if s.starts_with('-') { -v } else { v };
+                        out.push((pos + 1 + n, Val::Num(v)));
+                    }
+                }
+                out.push((pos, Val::Num(0)));
+            }
+            Ty::Bool { on, inverted } => {
+                if on.is_empty() {
+                    out.push((pos, Val::Unknown));
+                } else {
+                    if s.starts_with(on) {
+                        out.push((pos + on.len(), Val::Truth(!inverted)));
+                    }
+                    out.push((pos, Val::Truth(inverted)));
+                }
+            }
+            Ty::Float => {
+                let width = field.width().unwrap_or(32);
+                if let Some((bits, n)) = scan_float(s, width) {
+                    out.push((pos + n, Val::Num(bits as i64)));
+                }
+            }
+            Ty::Enum(e) => {
+                let mut vals: Vec<_> =
+                    self.isa.enums[e as usize].values.iter().filter(|v| s.starts_with(v.display)).collect();
+                vals.sort_by_key(|v| std::cmp::Reverse(v.display.len()));
+                for v in vals {
+                    out.push((pos + v.display.len(), Val::Num(v.value as i64)));
+                }
+            }
+        }
+        out
+    }
+
+    fn bind(&mut self, path: &[Step], idx: u16, field: &Field, v: Val, st: &mut St, pos: usize) -> bool {
+        let Some(&step) = path.last() else { return false };
+        match field.src {
+            Src::Bits(ranges) => {
+                let width = crate::width_of(ranges);
+                let n: i128 = match v {
+                    Val::Num(n) => n as i128,
+                    Val::Truth(b) => b as i128,
+                    Val::Unknown => return true,
+                };
+                let (min, max) = field_range(width, field.is_signed());
+                if n < min || n > max {
+                    self.fail(pos, || format!("{n} does not fit field {} (range {min}..={max})", field.name));
+                    return false;
+                }
+                let raw = (n as u128) & mask_of(0, width);
+                st.bind_field(step.base, ranges, raw)
+            }
+            Src::Expr(_) | Src::Param(_) => {
+                let want = match v {
+                    Val::Num(n) => Want::Eq(n),
+                    Val::Truth(b) => Want::Truthy(b),
+                    Val::Unknown => return true,
+                };
+                st.cons.push(Con { path: path.to_vec(), what: What::Field(idx), want });
+                true
+            }
+        }
+    }
+
+    /// Gives the bits the constraints read but the text left unbound the
+    /// smallest values that satisfy every constraint.
+    fn solve(&self, st: &mut St) -> Result<(), String> {
+        let mut free: Bits = 0;
+        'grow: loop {
+            let n = free.count_ones();
+            if n > MAX_FREE_BITS {
+                return Err("the text leaves too many fields undetermined".into());
+            }
+            for a in 0..(1u64 << n) {
+                let bits = st.bits | deposit(a, free);
+                let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
+                let ok = st.cons.iter().all(|c| check(&mut env, c));
+                let newly = env.read & !st.bound & !free;
+                if newly != 0 {
+                    free |= newly;
+                    continue 'grow;
+                }
+                if ok {
+                    st.bits = bits;
+                    st.bound |= free;
+                    return Ok(());
+                }
+            }
+            return Err("operands do not fit any form of this instruction".into());
+        }
+    }
+}
+
+fn check(env: &mut Env<'_>, c: &Con) -> bool {
+    let v = match c.what {
+        What::Expr(e) => env.eval(&c.path, e),
+        What::Field(i) => env.field(&c.path, i),
+    };
+    match c.want {
+        Want::Truthy(b) => (v != 0) == b,
+        Want::Eq(x) => v == x,
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Val {
+    Num(i64),
+    Truth(bool),
+    /// A bool with no display text: the text says nothing about it.
+    Unknown,
+}
+
+/// Records that the leaf at the end of `path` is in the case `path` names: that
+/// case's condition holds and every earlier one fails.
+fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St) {
+    let Some(&step) = path.last() else { return };
+    let leaf = &isa.leaves[step.leaf as usize];
+    let default = (leaf.cases.len() - 1) as u16;
+    let mut at_default = path.to_vec();
+    if let Some(last) = at_default.last_mut() {
+        last.case = default;
+    }
+    for (j, case) in leaf.cases.iter().enumerate().take(step.case as usize + 1) {
+        if let Some(e) = case.when {
+            let want = Want::Truthy(j == step.case as usize);
+            st.cons.push(Con { path: at_default.clone(), what: What::Expr(e), want });
+        }
+    }
+}
+
+/// Scatters the low bits of `a` into the set bits of `mask`, lowest first.
+fn deposit(a: u64, mask: Bits) -> Bits {
+    let mut out = 0;
+    let mut m = mask;
+    let mut i = 0;
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        if (a >> i) & 1 == 1 {
+            out |= low;
+        }
+        m &= m - 1;
+        i += 1;
+    }
+    out
+}
+
+fn expected_value(isa: &Isa, field: &Field) -> String {
+    match field.ty {
+        Ty::Enum(e) => {
+            let vals: Vec<_> =
+                isa.enums[e as usize].values.iter().map(|v| v.display).filter(|d| !d.is_empty()).take(8).collect();
+            format!("expected {} (one of {})", field.name, vals.join(", "))
+        }
+        Ty::Float => format!("expected a number for {}", field.name),
+        _ => format!("expected a value for {}", field.name),
+    }
+}
+
+/// Reads a decimal (or `0x` hexadecimal) integer; `hex` reads bare hex digits.
+fn scan_int(s: &str, signed: bool, hex: bool) -> Option<(i64, usize)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let neg = signed && b.first() == Some(&b'-');
+    if neg {
+        i += 1;
+    }
+    let (radix, start) = if hex {
+        (16, i)
+    } else if b.get(i) == Some(&b'0')
+        && matches!(b.get(i + 1), Some(b'x' | b'X'))
+        && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit())
+    {
+        (16, i + 2)
+    } else {
+        (10, i)
+    };
+    let mut j = start;
+    while j < b.len() && (b[j] as char).is_digit(radix) {
+        j += 1;
+    }
+    if j == start {
+        return None;
+    }
+    let v = i128::from_str_radix(&s[start..j], radix).ok()?;
+    let v = if neg { -v } else { v };
+    let v = i64::try_from(v).ok().or_else(|| (!neg).then(|| u64::try_from(v).ok().map(|u| u as i64)).flatten())?;
+    Some((v, j))
+}
+
+/// Reads a float (`-1.5`, `2e3`, `inf`) or raw bits (`0x3c00`); returns the bits.
+fn scan_float(s: &str, width: u32) -> Option<(u64, usize)> {
+    let b = s.as_bytes();
+    if s.starts_with("0x") {
+        let (v, n) = scan_int(s, false, false)?;
+        return (width >= 64 || (v as u64) >> width == 0).then_some((v as u64, n));
+    }
+    let mut j = 0;
+    if matches!(b.first(), Some(b'-' | b'+')) {
+        j += 1;
+    }
+    for word in ["inf", "nan"] {
+        if s[j..].starts_with(word) {
+            return float_bits(&s[..j + 3], width).map(|v| (v, j + 3));
+        }
+    }
+    let digits_start = j;
+    while j < b.len() && b[j].is_ascii_digit() {
+        j += 1;
+    }
+    if j < b.len() && b[j] == b'.' {
+        j += 1;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+    }
+    if j == digits_start {
+        return None;
+    }
+    if j < b.len() && (b[j] == b'e' || b[j] == b'E') {
+        let mut k = j + 1;
+        if matches!(b.get(k), Some(b'-' | b'+')) {
+            k += 1;
+        }
+        let e0 = k;
+        while k < b.len() && b[k].is_ascii_digit() {
+            k += 1;
+        }
+        if k > e0 {
+            j = k;
+        }
+    }
+    float_bits(&s[..j], width).map(|v| (v, j))
+}
+
+/// The IEEE bits of a decimal number at `width` 16 or 32 (round to nearest even).
+pub(crate) fn float_bits(text: &str, width: u32) -> Option<u64> {
+    let f: f32 = text.parse().ok()?;
+    if width == 16 {
+        let h = f32_to_f16_rne(f);
+        // A finite number that rounds to infinity does not fit.
+        if f.is_finite() && f16_to_f32(h).is_infinite() {
+            return None;
+        }
+        Some(h as u64)
+    } else if width == 32 {
+        Some(f.to_bits() as u64)
+    } else {
+        None
+    }
+}
+
+pub(crate) fn f32_to_f16_rne(f: f32) -> u16 {
+    let x = f.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let man = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    let (m, shift) = if e <= 0 {
+        if exp == 0 || 14 - e > 31 {
+            return sign;
+        }
+        (man | 0x80_0000, (14 - e) as u32)
+    } else {
+        (man, 13)
+    };
+    let mut half = m >> shift;
+    let rem = m & ((1 << shift) - 1);
+    let mid = 1 << (shift - 1);
+    if rem > mid || (rem == mid && half & 1 == 1) {
+        half += 1;
+    }
+    if e > 0 { sign | (((e as u32) << 10) + half) as u16 } else { sign | half as u16 }
+}
+
+impl Isa {
+    /// Assembles one instruction from text for generation `gen_`.
+    pub fn parse(&self, text: &str, gen_: u32) -> Result<Inst, AsmError> {
+        let text = text.trim();
+        let mut p = Parser { isa: self, text, gen_, best_pos: 0, best_msg: String::new() };
+        let mut found: Option<Inst> = None;
+        for leaf in self.instructions(gen_) {
+            for (ci, case) in self.leaves[leaf as usize].cases.iter().enumerate() {
+                let l = &self.leaves[leaf as usize];
+                let mut st = St::default();
+                st.bind_pattern(0, l.mask, l.value);
+                let mut path = vec![Step { leaf, case: ci as u16, base: 0, via: 0 }];
+                add_case_constraints(self, &path, &mut st);
+                let ok = p.seq(&mut path, case.display, 0, &mut st, &mut |p, _path, pos, st| {
+                    let end = pos + p.rest(pos).len() - p.rest(pos).trim_start().len();
+                    if end != p.text.len() {
+                        let extra = p.rest(end);
+                        p.fail(end, || format!("unexpected `{extra}`"));
+                        return false;
+                    }
+                    if let Err(msg) = p.solve(st) {
+                        p.fail(end, || msg);
+                        return false;
+                    }
+                    // The solver made the case conditions hold; the decoder must agree.
+                    match p.isa.decode(st.bits, p.gen_) {
+                        Ok(inst) if inst.leaf == leaf => {
+                            found = Some(inst);
+                            true
+                        }
+                        _ => {
+                            p.fail(end, || format!("operands do not form a valid `{}`", l.name));
+                            false
+                        }
+                    }
+                });
+                if ok {
+                    if let Some(inst) = found {
+                        return Ok(inst);
+                    }
+                }
+            }
+        }
+        let message = if p.best_msg.is_empty() || p.best_pos == 0 {
+            let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
+            format!("unknown instruction `{word}`")
+        } else {
+            p.best_msg
+        };
+        Err(AsmError { column: p.best_pos, message })
+    }
+
+    /// Assembles one line to its bits and width: an instruction, or the target's
+    /// raw form (`raw 0x...`).
+    pub fn assemble(&self, text: &str, gen_: u32) -> Result<(Bits, u32), AsmError> {
+        let t = text.trim();
+        if let Some(raw) = &self.raw {
+            if let Some(hex) = t.strip_prefix(raw.prefix) {
+                let digits = (raw.bits as usize).div_ceil(4);
+                if hex.is_empty() || hex.len() > digits || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+                    return Err(AsmError {
+                        column: raw.prefix.len(),
+                        message: format!("expected up to {digits} hex digits after `{}`", raw.prefix),
+                    });
+                }
+                let v = u128::from_str_radix(hex, 16)
+                    .map_err(|e| AsmError { column: raw.prefix.len(), message: e.to_string() })?;
+                return Ok((v, raw.bits));
+            }
+        }
+        let inst = self.parse(t, gen_)?;
+        Ok((inst.bits, self.leaves[inst.leaf as usize].bits))
+    }
+
+    /// Formats an undecodable word in the target's raw form, if it has one.
+    pub fn format_raw(&self, bits: Bits) -> Option<String> {
+        self.raw.as_ref().map(|r| format_raw(r, bits & mask_of(0, r.bits)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deposit_scatters() {
+        assert_eq!(deposit(0b11, 0b1010), 0b1010);
+        assert_eq!(deposit(0b01, 0b1010), 0b0010);
+        assert_eq!(deposit(0b10, (1 << 100) | 1), 1 << 100);
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(scan_int("48.x", false, false), Some((48, 2)));
+        assert_eq!(scan_int("-4)", true, false), Some((-4, 2)));
+        assert_eq!(scan_int("-4", false, false), None);
+        assert_eq!(scan_int("0x1f,", false, false), Some((31, 4)));
+        assert_eq!(scan_int("ff", false, true), Some((255, 2)));
+        assert_eq!(scan_int("0xg", false, false), Some((0, 1)));
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(scan_float("0.625000)", 16), Some((0x3900, 8)));
+        assert_eq!(scan_float("-1.456763)", 32), Some((0xbfba7736, 9)));
+        assert_eq!(scan_float("0x3c00", 16), Some((0x3c00, 6)));
+        assert_eq!(scan_float("1e10", 16), None);
+        assert_eq!(scan_float("x", 32), None);
+    }
+}

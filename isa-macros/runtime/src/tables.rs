@@ -1,0 +1,320 @@
+//! The tables `isa!` generates for a target. Everything is `'static` data so that
+//! a target is a handful of statics and no code; the engine reads them.
+//!
+//! Vocabulary follows the spec language (docs/spec-language.md): a *leaf* is a
+//! concrete encoding (an instruction, or one form of an operand sub-encoding), a
+//! *group* is the set of leaves a decoder chooses among (group 0: instructions;
+//! the others: operand kinds such as ir3's `multisrc`), a *case* is one of a
+//! leaf's conditional views (its own display template and field set).
+
+/// A whole instruction set, as generated from its YAML.
+#[derive(Debug)]
+pub struct Isa {
+    /// Target name as used on the command line (`ir3`, `gcn`, ...).
+    pub name: &'static str,
+    /// One-line description from the spec.
+    pub doc: &'static str,
+    /// Generations, oldest first. Empty for a target without generations.
+    pub gens: &'static [Gen],
+    /// Generation used when the caller names none.
+    pub default_gen: u32,
+    /// How an undecodable word is written (`raw 0x...`), if the target has a form.
+    pub raw: Option<RawSyntax>,
+    /// Value tables for enum-typed fields.
+    pub enums: &'static [Enum],
+    /// Decoding groups; group 0 holds the instructions.
+    pub groups: &'static [Group],
+    /// Every leaf of every group.
+    pub leaves: &'static [Leaf],
+    /// Scheduling classes named by leaves.
+    pub sched_classes: &'static [SchedClass],
+    /// Flags a leaf may carry (branch, barrier, ...), by index.
+    pub flags: &'static [&'static str],
+}
+
+/// A hardware generation: `--gen` accepts the name, the number or an alias.
+#[derive(Debug)]
+pub struct Gen {
+    pub name: &'static str,
+    pub value: u32,
+    pub aliases: &'static [&'static str],
+}
+
+/// How an undecodable word prints and assembles: `prefix` then the word in hex,
+/// zero-padded to the instruction width.
+#[derive(Debug)]
+pub struct RawSyntax {
+    pub prefix: &'static str,
+    pub uppercase: bool,
+    /// Width in bits of a raw word.
+    pub bits: u32,
+}
+
+/// Display strings of an enum-typed field, by value.
+#[derive(Debug)]
+pub struct Enum {
+    pub name: &'static str,
+    pub values: &'static [EnumValue],
+}
+
+#[derive(Debug)]
+pub struct EnumValue {
+    pub value: u64,
+    pub display: &'static str,
+}
+
+/// The leaves a decoder chooses among for one field type (or for instructions).
+#[derive(Debug)]
+pub struct Group {
+    pub name: &'static str,
+    /// Width of the encodings in bits (the longest, for variable-length groups).
+    pub bits: u32,
+    /// Indices into [`Isa::leaves`], in spec order.
+    pub leaves: &'static [u16],
+    /// Values the enclosing field passes in (`params:` in the spec).
+    pub params: &'static [Param],
+}
+
+/// A value a sub-encoding receives from the field that contains it.
+#[derive(Debug)]
+pub struct Param {
+    pub name: &'static str,
+    pub ty: Ty,
+}
+
+/// One concrete encoding.
+#[derive(Debug)]
+pub struct Leaf {
+    /// Unique key in the spec (`ldg.a-a7xx`).
+    pub key: &'static str,
+    /// What `{NAME}` prints: the mnemonic for instructions.
+    pub name: &'static str,
+    /// Group this leaf belongs to.
+    pub group: u16,
+    /// Width in bits.
+    pub bits: u32,
+    /// Generations this leaf exists in, inclusive.
+    pub gen_min: u32,
+    pub gen_max: u32,
+    /// Bits that identify the leaf: `word & mask == value`.
+    pub mask: crate::Bits,
+    pub value: crate::Bits,
+    /// Bits the hardware ignores; never compared, encoded as zero.
+    pub dontcare: crate::Bits,
+    /// Conditional views, tried in order; the last has no condition.
+    pub cases: &'static [Case],
+    /// Checks that a well-formed encoding must also pass (`rules:`).
+    pub rules: &'static [Rule],
+    /// Index into [`Isa::sched_classes`], if any.
+    pub sched: Option<u16>,
+    /// Indices into [`Isa::flags`].
+    pub flags: &'static [u16],
+    /// Documentation from the spec.
+    pub doc: &'static str,
+}
+
+/// A view of a leaf: how it prints, and which fields are visible.
+#[derive(Debug)]
+pub struct Case {
+    /// Chosen when this holds (evaluated with the last case's fields); `None` for
+    /// the default case.
+    pub when: Option<Expr>,
+    /// The display/assembly template.
+    pub display: &'static [Tok],
+    /// Fields visible in this case.
+    pub fields: &'static [Field],
+}
+
+/// A piece of a template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tok {
+    /// Literal text. In parsing, spaces match any run of white space (or none).
+    Lit(&'static str),
+    /// The field with this index in the case's field list.
+    Field(u16),
+    /// The leaf's name.
+    Name,
+}
+
+/// A named value of a leaf.
+#[derive(Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub src: Src,
+    pub ty: Ty,
+}
+
+/// Where a field's value comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Src {
+    /// Bits of the encoding, most significant part first.
+    Bits(&'static [Range]),
+    /// Computed from other fields.
+    Expr(Expr),
+    /// Passed in by the enclosing field (index into the group's params).
+    Param(u16),
+}
+
+/// `width` bits starting at bit `lo`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range {
+    pub lo: u8,
+    pub width: u8,
+}
+
+/// How a field's value is written in assembly.
+#[derive(Debug, Clone, Copy)]
+pub enum Ty {
+    /// Unsigned decimal.
+    Uint,
+    /// Signed decimal (sign-extended from the field width).
+    Int,
+    /// Lower-case hexadecimal digits, no prefix.
+    Hex,
+    /// `on` when set (when clear, if `inverted`), nothing otherwise.
+    Bool { on: &'static str, inverted: bool },
+    /// Signed, written `+N` / `-N`, nothing when zero.
+    Offset,
+    /// Unsigned, written `+N`, nothing when zero.
+    UOffset,
+    /// IEEE half or single (by field width), written like C's `%f` when that
+    /// reads back exactly, else as `0x` and the raw bits.
+    Float,
+    /// Display strings from [`Isa::enums`].
+    Enum(u16),
+    /// A sub-encoding: one leaf of the group, with these parameter expressions
+    /// (evaluated in the enclosing leaf).
+    Group { group: u16, params: &'static [Expr] },
+}
+
+/// A compiled expression, in postfix order.
+pub type Expr = &'static [Op];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Lit(i64),
+    /// Field of the current case, by index.
+    Field(u16),
+    /// Parameter of the current group, by index.
+    Param(u16),
+    /// The generation being decoded or encoded for.
+    Gen,
+    Not,
+    Neg,
+    BitNot,
+    Bin(BinOp),
+    /// `c ? a : b` with c, a, b on the stack.
+    Select,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    And,
+    Or,
+}
+
+/// A condition an encoding must satisfy to be valid, with the message to show.
+#[derive(Debug)]
+pub struct Rule {
+    pub check: Expr,
+    pub message: &'static str,
+}
+
+/// A scheduling class: what the backend needs to know about a result's timing.
+#[derive(Debug)]
+pub struct SchedClass {
+    pub name: &'static str,
+    pub doc: &'static str,
+    /// Cycles until the result may be read, per generation range.
+    pub latency: &'static [GenValue],
+}
+
+/// A value that holds for generations `min..=max`.
+#[derive(Debug)]
+pub struct GenValue {
+    pub min: u32,
+    pub max: u32,
+    pub value: u32,
+}
+
+impl Isa {
+    /// Looks up a generation by name, alias or number.
+    pub fn gen_by_name(&self, s: &str) -> Option<u32> {
+        let s = s.trim();
+        for g in self.gens {
+            if g.name.eq_ignore_ascii_case(s) || g.aliases.iter().any(|a| a.eq_ignore_ascii_case(s)) {
+                return Some(g.value);
+            }
+        }
+        let n: u32 = s.parse().ok()?;
+        if self.gens.is_empty() {
+            return Some(n);
+        }
+        let lo = self.gens.first()?.value;
+        let hi = self.gens.last()?.value;
+        // Numbers between the listed generations are accepted (ir3's a630 is `630`).
+        (lo..=hi + 99).contains(&n).then_some(n)
+    }
+
+    /// The leaf with this key.
+    pub fn leaf_by_key(&self, key: &str) -> Option<u16> {
+        self.leaves.iter().position(|l| l.key == key).map(|i| i as u16)
+    }
+
+    /// The instructions (leaves of group 0) that exist in `gen`.
+    pub fn instructions(&self, gen_: u32) -> impl Iterator<Item = u16> + '_ {
+        self.groups[0].leaves.iter().copied().filter(move |&l| self.leaves[l as usize].exists_in(gen_))
+    }
+
+    /// Latency of a scheduling class in a generation.
+    pub fn latency(&self, class: u16, gen_: u32) -> Option<u32> {
+        self.sched_classes.get(class as usize)?.latency.iter().find(|v| v.min <= gen_ && gen_ <= v.max).map(|v| v.value)
+    }
+}
+
+impl Leaf {
+    pub fn exists_in(&self, gen_: u32) -> bool {
+        self.gen_min <= gen_ && gen_ <= self.gen_max
+    }
+
+    /// The default case (always the last).
+    pub fn default_case(&self) -> &Case {
+        self.cases.last().expect("the generator gives every leaf a default case")
+    }
+}
+
+impl Case {
+    pub fn field_index(&self, name: &str) -> Option<u16> {
+        self.fields.iter().position(|f| f.name == name).map(|i| i as u16)
+    }
+}
+
+impl Field {
+    /// Width in bits for a bit-backed field; derived values and params have none.
+    pub fn width(&self) -> Option<u32> {
+        match self.src {
+            Src::Bits(r) => Some(crate::width_of(r)),
+            _ => None,
+        }
+    }
+
+    pub fn is_signed(&self) -> bool {
+        matches!(self.ty, Ty::Int | Ty::Offset)
+    }
+}

@@ -1,0 +1,18 @@
+//! The instruction sets, each written once in YAML and expanded by `isa!` into
+//! its tables and `Opcode` enum. The engine (decode, print, assemble, pack,
+//! validate) is `isa_runtime`, shared by every target.
+
+pub use isa_runtime as runtime;
+
+/// Qualcomm Adreno ir3 (a3xx to a8xx).
+pub mod ir3 {
+    isa_macros::isa!("../ir3/isa.yaml");
+}
+
+/// Every target, for tools that take `--target NAME`.
+pub static TARGETS: &[&isa_runtime::Isa] = &[&ir3::ISA];
+
+/// The target with this name.
+pub fn target(name: &str) -> Option<&'static isa_runtime::Isa> {
+    TARGETS.iter().copied().find(|t| t.name == name)
+}
