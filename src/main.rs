@@ -1,1 +1,121 @@
-fn main() {}
+//! The `isa` command line. See `isa help`.
+
+use std::io::{self, BufReader, BufWriter};
+use std::process::ExitCode;
+
+use isagen::batch;
+use isagen::hex::Format;
+use isagen::runtime::Isa;
+
+const HELP: &str = "\
+isa: assemble and disassemble GPU instructions described in YAML
+
+USAGE:
+    isa targets
+    isa disasm --target T [--gen G] [--input words64|bytes]  < code > text
+    isa asm    --target T [--gen G] [--output words64|bytes] < text > code
+
+Batch mode: one instruction per line; output line i answers input line i. A bad
+line prints `error: <reason>` and the run goes on; the exit status is 1 when any
+line failed, 2 for a usage error.
+
+    --target T   a target from `isa targets`
+    --gen G      a generation: name, alias or number (ir3: 400..800 as chip*100);
+                 the target's default when omitted
+    --input F    words64: 64-bit words as 16 hex digits, most significant first,
+                 several per line for longer instructions (default);
+                 bytes: bytes in memory order (`0x02,0x07`, `02 07`, `0207`)
+    --output F   the same formats, for `asm`
+";
+
+struct Opts {
+    target: &'static Isa,
+    gen_: u32,
+    format: Format,
+}
+
+fn parse_opts(args: &[String], format_flag: &str) -> Result<Opts, String> {
+    let mut target = None;
+    let mut gen_name = None;
+    let mut format = Format::Words64;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let value = args.get(i + 1).ok_or_else(|| format!("{flag} needs a value"))?;
+        match flag {
+            "--target" => {
+                target = Some(isagen::target(value).ok_or_else(|| {
+                    let names: Vec<_> = isagen::TARGETS.iter().map(|t| t.name).collect();
+                    format!("unknown target `{value}` (targets: {})", names.join(", "))
+                })?)
+            }
+            "--gen" => gen_name = Some(value.clone()),
+            f if f == format_flag => {
+                format = Format::parse(value).ok_or_else(|| format!("unknown format `{value}` (words64 or bytes)"))?
+            }
+            _ => return Err(format!("unknown option `{flag}`")),
+        }
+        i += 2;
+    }
+    let target = target.ok_or("--target is required")?;
+    let gen_ = match gen_name {
+        None => target.default_gen,
+        Some(g) => target.gen_by_name(&g).ok_or_else(|| {
+            let gens: Vec<_> = target.gens.iter().map(|g| format!("{} ({})", g.name, g.value)).collect();
+            format!("target {} has no generation `{g}` (generations: {})", target.name, gens.join(", "))
+        })?,
+    };
+    Ok(Opts { target, gen_, format })
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(cmd) = args.first() else {
+        eprint!("{HELP}");
+        return ExitCode::from(2);
+    };
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut output = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let result = match cmd.as_str() {
+        "targets" => {
+            for t in isagen::TARGETS {
+                let gens: Vec<_> = t.gens.iter().map(|g| format!("{} ({})", g.name, g.value)).collect();
+                println!(
+                    "{}\t{}\tgenerations: {}",
+                    t.name,
+                    t.doc,
+                    if gens.is_empty() { "-".into() } else { gens.join(", ") }
+                );
+            }
+            return ExitCode::SUCCESS;
+        }
+        "help" | "--help" | "-h" => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        "disasm" => parse_opts(&args[1..], "--input")
+            .map(|o| batch::disasm(o.target, o.gen_, o.format, &mut input, &mut output)),
+        "asm" => {
+            parse_opts(&args[1..], "--output").map(|o| batch::asm(o.target, o.gen_, o.format, &mut input, &mut output))
+        }
+        other => Err(format!("unknown command `{other}`; see `isa help`")),
+    };
+    match result {
+        Err(msg) => {
+            eprintln!("isa: {msg}");
+            ExitCode::from(2)
+        }
+        Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("isa: {e}");
+            ExitCode::from(1)
+        }
+        Ok(Ok(stats)) if stats.failed > 0 => {
+            eprintln!("isa: {} of {} lines failed", stats.failed, stats.lines);
+            ExitCode::from(1)
+        }
+        Ok(Ok(_)) => ExitCode::SUCCESS,
+    }
+}

@@ -271,7 +271,6 @@ impl<'d> Lower<'d> {
             d: self.d,
             bdefs: &bdefs,
             enum_index,
-            enums,
             sched_index,
             flag_names,
             children: HashMap::new(),
@@ -314,7 +313,10 @@ impl<'d> Lower<'d> {
             let ids: Vec<u16> = members.iter().map(|(_, i)| *i).collect();
             groups.push(Group { name: leak_str(gname), bits: size, leaves: leak(ids), params: leak(params_rt) });
         }
-        ctx.check_ambiguity(&groups, &leaves);
+        // Only meaningful once every leaf's own bits are right.
+        if ctx.d.is_empty() {
+            ctx.check_ambiguity(&groups, &leaves);
+        }
         if gens.is_empty() && default_gen != 0 {
             ctx.d.err(&at_root, "default-gen needs generations");
         }
@@ -355,7 +357,6 @@ struct Ctx<'d, 'b> {
     d: &'d mut Diags,
     bdefs: &'b IndexMap<String, BDef>,
     enum_index: HashMap<String, u16>,
-    enums: &'static [Enum],
     sched_index: HashMap<String, u16>,
     flag_names: Vec<String>,
     children: HashMap<String, Vec<String>>,
@@ -620,6 +621,8 @@ impl<'b> Ctx<'_, 'b> {
                         'x' => dontcare |= m,
                         _ => {
                             self.d.err(&at, format!("pattern \"{}\" may hold only 0, 1 and x", pat.value));
+                            // Count the rest as covered so one mistake gives one error.
+                            dontcare |= mask_of(lo, hi - j as u32 - lo + 1) & !mask;
                             break;
                         }
                     }
@@ -654,6 +657,8 @@ impl<'b> Ctx<'_, 'b> {
                             if signed { ", signed" } else { "" }
                         ),
                     );
+                    // Still count its bits as fixed, so one mistake gives one error.
+                    mask |= ranges.iter().fold(0, |m, r| m | mask_of(r.lo as u32, r.width as u32)) & mask_of(0, size);
                     continue;
                 }
                 if ranges.iter().any(|r| r.lo as u32 + r.width as u32 > size) {
@@ -683,7 +688,9 @@ impl<'b> Ctx<'_, 'b> {
         };
         let default_fields = self.lower_fields(key, size, &defs, mask, dontcare);
         let mut cases = Vec::new();
+        let mut own_fields = Vec::new();
         for (file, c) in &case_specs {
+            own_fields.push(c.value.fields.is_some());
             let mut cdefs = defs.clone();
             for (k, f) in c.value.fields.iter().flatten() {
                 let nd = FDef {
@@ -748,7 +755,8 @@ impl<'b> Ctx<'_, 'b> {
         let doc = chain.iter().find_map(|b| b.spec.doc.as_ref()).map_or("", |d| leak_str(d.value.trim()));
         let cases = leak(cases);
         let fixed: Vec<&str> = defs.iter().filter(|d| d.fixed).map(|d| d.name.as_str()).collect();
-        self.check_coverage(key, &leaf_def.at, size, mask, dontcare, cases, full, &fixed);
+        own_fields.push(true);
+        self.check_coverage(key, &leaf_def.at, size, mask, dontcare, cases, full, &fixed, &own_fields);
         Some(Leaf {
             key: leak_str(key),
             name: leak_str(name),
@@ -969,8 +977,12 @@ impl<'b> Ctx<'_, 'b> {
         cases: &[Case],
         full: Bits,
         fixed: &[&str],
+        own_fields: &[bool],
     ) {
         for (ci, case) in cases.iter().enumerate() {
+            if !own_fields.get(ci).copied().unwrap_or(true) {
+                continue; // same fields as the default case, checked there
+            }
             let what = if ci + 1 == cases.len() { String::new() } else { format!(" (case {})", ci + 1) };
             let mut covered = mask | dontcare;
             let mut owner: Vec<(&str, Bits)> = Vec::new();

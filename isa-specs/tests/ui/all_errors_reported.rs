@@ -1,0 +1,3 @@
+isa_macros::isa!("all_errors_reported.yaml");
+
+fn main() {}

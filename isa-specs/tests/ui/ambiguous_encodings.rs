@@ -1,0 +1,3 @@
+isa_macros::isa!("ambiguous_encodings.yaml");
+
+fn main() {}

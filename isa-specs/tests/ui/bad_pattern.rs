@@ -1,0 +1,3 @@
+isa_macros::isa!("bad_pattern.yaml");
+
+fn main() {}

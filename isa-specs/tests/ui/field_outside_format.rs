@@ -1,0 +1,3 @@
+isa_macros::isa!("field_outside_format.yaml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+isa_macros::isa!("missing_file.yaml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+isa_macros::isa!("overlapping_fields.yaml");
+
+fn main() {}

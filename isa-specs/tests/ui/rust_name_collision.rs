@@ -1,0 +1,3 @@
+isa_macros::isa!("rust_name_collision.yaml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+isa_macros::isa!("uncovered_bits.yaml");
+
+fn main() {}

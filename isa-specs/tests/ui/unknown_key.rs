@@ -1,0 +1,3 @@
+isa_macros::isa!("unknown_key.yaml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+isa_macros::isa!("unknown_template_field.yaml");
+
+fn main() {}

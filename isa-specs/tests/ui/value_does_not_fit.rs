@@ -1,0 +1,3 @@
+isa_macros::isa!("value_does_not_fit.yaml");
+
+fn main() {}

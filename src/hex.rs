@@ -1,0 +1,121 @@
+//! Reading and writing instruction bytes as text.
+
+use std::fmt::Write;
+
+/// How machine code is written on a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// 64-bit words as 16 hex digits, most significant first (`0x` optional);
+    /// several words on a line follow each other in memory.
+    Words64,
+    /// Bytes in memory order: `0x02,0x07`, `02 07` or `0207`.
+    Bytes,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "words64" => Some(Format::Words64),
+            "bytes" => Some(Format::Bytes),
+            _ => None,
+        }
+    }
+}
+
+/// The bytes a line holds, in memory order.
+pub fn read_line(line: &str, format: Format) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let tokens = line.split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']').filter(|t| !t.is_empty());
+    for tok in tokens {
+        let digits = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")).unwrap_or(tok);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!("`{tok}` is not hexadecimal"));
+        }
+        match format {
+            Format::Words64 => {
+                if digits.len() > 16 {
+                    return Err(format!("`{tok}` has more than 16 hex digits for a 64-bit word"));
+                }
+                let w = u64::from_str_radix(digits, 16).map_err(|e| e.to_string())?;
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+            Format::Bytes => {
+                let prefixed = digits.len() != tok.len();
+                if prefixed {
+                    if digits.len() > 2 {
+                        return Err(format!("`{tok}` is more than one byte"));
+                    }
+                    out.push(u8::from_str_radix(digits, 16).map_err(|e| e.to_string())?);
+                } else {
+                    if digits.len() % 2 != 0 {
+                        return Err(format!("`{tok}` has an odd number of hex digits"));
+                    }
+                    for i in (0..digits.len()).step_by(2) {
+                        out.push(u8::from_str_radix(&digits[i..i + 2], 16).map_err(|e| e.to_string())?);
+                    }
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err("no bytes on the line".into());
+    }
+    Ok(out)
+}
+
+/// Writes `len` bytes of `bits` (little-endian) in `format`.
+pub fn write(bits: u128, len: usize, format: Format, out: &mut String) {
+    let bytes = bits.to_le_bytes();
+    let bytes = &bytes[..len.min(16)];
+    match format {
+        Format::Words64 => {
+            for (i, chunk) in bytes.chunks(8).enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                let mut w = 0u64;
+                for (j, b) in chunk.iter().enumerate() {
+                    w |= (*b as u64) << (8 * j);
+                }
+                let _ = write!(out, "{w:0width$x}", width = chunk.len() * 2);
+            }
+        }
+        Format::Bytes => {
+            for (i, b) in bytes.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "0x{b:02x}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_bytes_read() {
+        assert_eq!(read_line("0x0000020000000000", Format::Words64).unwrap(), [0, 0, 0, 0, 0, 2, 0, 0]);
+        assert_eq!(read_line("2024400000000020", Format::Words64).unwrap()[0], 0x20);
+        assert_eq!(read_line("0x02,0x07", Format::Bytes).unwrap(), [2, 7]);
+        assert_eq!(read_line("02 07", Format::Bytes).unwrap(), [2, 7]);
+        assert_eq!(read_line("0207", Format::Bytes).unwrap(), [2, 7]);
+        assert!(read_line("027", Format::Bytes).unwrap_err().contains("odd"));
+        assert!(read_line("zz", Format::Bytes).is_err());
+        assert!(read_line("", Format::Bytes).is_err());
+        assert!(read_line("0x12345678123456789", Format::Words64).is_err());
+    }
+
+    #[test]
+    fn writes_round_trip() {
+        let mut s = String::new();
+        write(0x2024400000000020, 8, Format::Words64, &mut s);
+        assert_eq!(s, "2024400000000020");
+        s.clear();
+        write(0x0702, 2, Format::Bytes, &mut s);
+        assert_eq!(s, "0x02,0x07");
+        assert_eq!(read_line(&s, Format::Bytes).unwrap(), [2, 7]);
+    }
+}

@@ -1,0 +1,10 @@
+//! isagen: GPU instruction sets and shader ABIs written once in YAML.
+//!
+//! This crate is the `isa` command line and re-exports the targets. The
+//! batch-mode tools live in [`batch`], so that they are tested as plain functions.
+
+pub mod batch;
+pub mod hex;
+
+pub use isa_runtime as runtime;
+pub use isa_specs::{TARGETS, target};
