@@ -222,6 +222,20 @@ impl Emit for Case {
     }
 }
 
+impl Emit for Ignore {
+    fn emit(&self) -> TokenStream {
+        let w = match self.when {
+            Some(e) => {
+                let e = e.emit();
+                quote!(Some(#e))
+            }
+            None => quote!(None),
+        };
+        let m = self.mask.emit();
+        quote!(::isa_runtime::Ignore { when: #w, mask: #m })
+    }
+}
+
 impl Emit for Rule {
     fn emit(&self) -> TokenStream {
         let (c, m) = (self.check.emit(), self.message.emit());
@@ -253,12 +267,14 @@ impl Emit for Leaf {
         let (mask, value, dc) = (self.mask.emit(), self.value.emit(), self.dontcare.emit());
         let cases = self.cases.emit();
         let rules = self.rules.emit();
+        let ignore = self.ignore.emit();
+        let requires = self.requires.emit();
         let sched = self.sched.emit();
         let flags = self.flags.emit();
         let doc = self.doc.emit();
         quote!(::isa_runtime::Leaf {
             key: #key, name: #name, group: #group, bits: #bits, gen_min: #gmin, gen_max: #gmax,
-            mask: #mask, value: #value, dontcare: #dc, cases: #cases, rules: #rules,
+            mask: #mask, value: #value, dontcare: #dc, cases: #cases, requires: #requires, ignore: #ignore, rules: #rules,
             sched: #sched, flags: #flags, doc: #doc,
         })
     }

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use isa_runtime::{
-    Bits, Case, Enum, EnumValue, Field, Gen, GenValue, Group, Isa, Leaf, Op, Param, Range, RawSyntax, Rule, SchedClass,
-    Src, Tok, Ty, mask_of,
+    Bits, Case, Enum, EnumValue, Field, Gen, GenValue, Group, Ignore, Isa, Leaf, Op, Param, Range, RawSyntax, Rule,
+    SchedClass, Src, Tok, Ty, mask_of,
 };
 
 use crate::diag::{Diagnostic, Diags, Loc};
@@ -720,6 +720,20 @@ impl<'b> Ctx<'_, 'b> {
         }
         let display = self.template(default_display.1, default_display.0, &defs);
         cases.push(Case { when: None, display, fields: default_fields });
+        let mut requires = Vec::new();
+        for b in &chain {
+            if let Some(r) = &b.spec.requires {
+                requires.push(self.compile_expr(&r.value.0, &loc(&b.file, r), &defs));
+            }
+        }
+        let mut ignore = Vec::new();
+        for b in &chain {
+            for ig in b.spec.ignore.iter().flatten() {
+                let mask = self.ignore_mask(key, size, &b.file, &ig.value.bits);
+                let when = ig.value.when.as_ref().map(|w| self.compile_expr(&w.value.0, &loc(&b.file, w), &defs));
+                ignore.push(Ignore { when, mask });
+            }
+        }
 
         let mut rules = Vec::new();
         for b in &chain {
@@ -768,11 +782,28 @@ impl<'b> Ctx<'_, 'b> {
             value,
             dontcare,
             cases,
+            requires: leak(requires),
+            ignore: leak(ignore),
             rules: leak(rules),
             sched,
             flags: leak(flags),
             doc,
         })
+    }
+
+    fn ignore_mask(&mut self, key: &str, size: u32, file: &Path, spec: &S<crate::schema::BitsSpec>) -> Bits {
+        let mut m = 0;
+        for k in &spec.value.0 {
+            if k.hi >= size {
+                self.d.err(
+                    &loc(file, spec),
+                    format!("`{key}`: ignored bits {}..{} lie outside the {size}-bit encoding", k.lo, k.hi),
+                );
+                continue;
+            }
+            m |= mask_of(k.lo, k.hi - k.lo + 1);
+        }
+        m
     }
 
     fn compile_expr(&mut self, text: &str, at: &Loc, defs: &[FDef]) -> &'static [Op] {

@@ -74,6 +74,10 @@ pub struct BitsetSpec {
     /// Fields of an ancestor given a constant value here (`OPC: 5`).
     pub fixed: Option<IndexMap<S<String>, S<i64>>>,
     pub display: Option<S<String>>,
+    /// A condition the encoding must meet to decode as this bitset.
+    pub requires: Option<S<ExprText>>,
+    /// Bits the hardware ignores, always or under a condition.
+    pub ignore: Option<Vec<S<IgnoreSpec>>>,
     pub cases: Option<Vec<S<CaseSpec>>>,
     pub rules: Option<Vec<S<RuleSpec>>>,
     pub sched: Option<S<String>>,
@@ -113,6 +117,13 @@ pub struct CaseSpec {
     pub display: Option<S<String>>,
     pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
     pub doc: Option<S<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct IgnoreSpec {
+    pub bits: S<BitsSpec>,
+    pub when: Option<S<ExprText>>,
 }
 
 #[derive(Deserialize, Debug)]

@@ -82,9 +82,24 @@ impl Isa {
     ) -> Result<(), DecodeError> {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
         let case = self.select_case(&mut env, &mut path[..], depth);
-        path[depth].case = case;
         let leaf = &self.leaves[path[depth].leaf as usize];
+        // select_case left the step at the default case, where `requires` is compiled.
+        for req in leaf.requires {
+            if env.eval(&path[..=depth], req) == 0 {
+                return Err(DecodeError::Unmet { leaf: leaf.key });
+            }
+        }
+        path[depth].case = case;
         for (fi, field) in leaf.cases[case as usize].fields.iter().enumerate() {
+            if let (Ty::Enum(e), Src::Bits(ranges)) = (field.ty, field.src) {
+                // A value the spec gives no name is not something we know how to
+                // write: refuse it rather than print text that reads back wrong.
+                let v = crate::bits::extract(inst.bits, path[depth].base, ranges) as u64;
+                if !self.enums[e as usize].values.iter().any(|x| x.value == v) {
+                    return Err(DecodeError::BadEnum { leaf: leaf.key, field: field.name, value: v });
+                }
+                continue;
+            }
             let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else {
                 continue;
             };
@@ -109,6 +124,50 @@ impl Isa {
         path[0].case = case;
         let idx = self.leaves[inst.leaf as usize].cases[case as usize].field_index(name)?;
         Some(env.field(&path, idx))
+    }
+
+    /// Bits of `inst` that its text does not represent: don't-care bits of the
+    /// encoding and of every operand, and the `ignore` bits of the cases chosen.
+    pub fn ignored_bits(&self, inst: &Inst, gen_: u32) -> Bits {
+        let mut path = [Step { leaf: inst.leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        self.ignored_in(inst.bits, gen_, &mut path, 0)
+    }
+
+    fn ignored_in(&self, bits: Bits, gen_: u32, path: &mut [Step; MAX_DEPTH], depth: usize) -> Bits {
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let case = self.select_case(&mut env, &mut path[..], depth);
+        path[depth].case = case;
+        let base = path[depth].base;
+        let leaf = &self.leaves[path[depth].leaf as usize];
+        let c = &leaf.cases[case as usize];
+        let mut local = leaf.dontcare;
+        let default = (leaf.cases.len() - 1) as u16;
+        for ig in leaf.ignore {
+            let holds = match ig.when {
+                None => true,
+                Some(e) => {
+                    let mut at_default = path[..=depth].to_vec();
+                    at_default[depth].case = default;
+                    env.eval(&at_default, e) != 0
+                }
+            };
+            if holds {
+                local |= ig.mask;
+            }
+        }
+        let mut out = local.checked_shl(base).unwrap_or(0);
+        for (fi, field) in c.fields.iter().enumerate() {
+            let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else { continue };
+            let sub_base = base + ranges.first().map_or(0, |r| r.lo as u32);
+            if depth + 1 >= MAX_DEPTH {
+                break;
+            }
+            if let Some(sub) = self.match_group(group, bits >> sub_base, gen_) {
+                path[depth + 1] = Step { leaf: sub, case: 0, base: sub_base, via: fi as u16 };
+                out |= self.ignored_in(bits, gen_, path, depth + 1);
+            }
+        }
+        out
     }
 
     /// The rule messages this instruction violates (empty when valid).

@@ -10,6 +10,10 @@ pub enum DecodeError {
     NoMatch { bits: crate::Bits, width: u32 },
     /// The instruction matched, but an operand field holds bits no operand form uses.
     BadOperand { leaf: &'static str, field: &'static str },
+    /// The fixed bits match, but a `requires:` condition of the encoding fails.
+    Unmet { leaf: &'static str },
+    /// An enum field holds a value the spec gives no name.
+    BadEnum { leaf: &'static str, field: &'static str, value: u64 },
     /// Fewer bytes than the shortest instruction.
     Truncated { have: usize, need: usize },
 }
@@ -23,6 +27,12 @@ impl fmt::Display for DecodeError {
             }
             DecodeError::BadOperand { leaf, field } => {
                 write!(f, "`{leaf}`: field {field} holds an encoding no operand form uses")
+            }
+            DecodeError::Unmet { leaf } => {
+                write!(f, "`{leaf}`: the word matches its fixed bits but not its `requires` condition")
+            }
+            DecodeError::BadEnum { leaf, field, value } => {
+                write!(f, "`{leaf}`: field {field} holds {value}, which has no name in the spec")
             }
             DecodeError::Truncated { have, need } => {
                 write!(f, "truncated instruction: {have} bytes, need {need}")

@@ -13,12 +13,14 @@ mod error;
 mod eval;
 mod parse;
 mod print;
+mod sample;
 mod tables;
 
 pub use bits::{Bits, extract, insert, mask_of, width_of};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop};
+pub use sample::TestRng;
 pub use tables::*;
 
 /// A decoded or assembled instruction: which encoding it is, and its bits.

@@ -14,7 +14,7 @@ use crate::bits::{Bits, insert, mask_of};
 use crate::error::{AsmError, field_range};
 use crate::eval::{Env, Step};
 use crate::print::{f16_to_f32, format_raw};
-use crate::tables::{Expr, Field, Isa, Src, Tok, Ty};
+use crate::tables::{BinOp, Expr, Field, Isa, Op, Src, Tok, Ty};
 
 /// Most bits the solver will enumerate: 2^12 assignments at worst.
 const MAX_FREE_BITS: u32 = 12;
@@ -288,6 +288,7 @@ impl<'a> Parser<'a> {
     /// Gives the bits the constraints read but the text left unbound the
     /// smallest values that satisfy every constraint.
     fn solve(&self, st: &mut St) -> Result<(), String> {
+        self.bind_equalities(st);
         let mut free: Bits = 0;
         'grow: loop {
             let n = free.count_ones();
@@ -310,6 +311,38 @@ impl<'a> Parser<'a> {
                 }
             }
             return Err("operands do not fit any form of this instruction".into());
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// Binds fields that a constraint pins to a constant (`OFFSET == 0` choosing
+    /// a case), so the solver need not enumerate them.
+    fn bind_equalities(&self, st: &mut St) {
+        for i in 0..st.cons.len() {
+            let c = &st.cons[i];
+            let (What::Expr(e), Want::Truthy(true)) = (c.what, c.want) else { continue };
+            let (f, k) = match *e {
+                [Op::Field(f), Op::Lit(k), Op::Bin(BinOp::Eq)] | [Op::Lit(k), Op::Field(f), Op::Bin(BinOp::Eq)] => {
+                    (f, k)
+                }
+                _ => continue,
+            };
+            let Some(step) = c.path.last() else { continue };
+            let leaf = &self.isa.leaves[step.leaf as usize];
+            let field = &leaf.cases[step.case as usize].fields[f as usize];
+            let Src::Bits(ranges) = field.src else { continue };
+            let m = ranges.iter().fold(0, |m, r| m | mask_of(step.base + r.lo as u32, r.width as u32));
+            if st.bound & m != 0 {
+                continue;
+            }
+            let width = crate::width_of(ranges);
+            let (min, max) = field_range(width, field.is_signed());
+            if (k as i128) < min || (k as i128) > max {
+                continue;
+            }
+            let base = step.base;
+            st.bind_field(base, ranges, (k as u128) & mask_of(0, width));
         }
     }
 }
@@ -348,6 +381,9 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St) {
             let want = Want::Truthy(j == step.case as usize);
             st.cons.push(Con { path: at_default.clone(), what: What::Expr(e), want });
         }
+    }
+    for &e in leaf.requires {
+        st.cons.push(Con { path: at_default.clone(), what: What::Expr(e), want: Want::Truthy(true) });
     }
 }
 

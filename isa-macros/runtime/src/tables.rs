@@ -103,6 +103,11 @@ pub struct Leaf {
     pub dontcare: crate::Bits,
     /// Conditional views, tried in order; the last has no condition.
     pub cases: &'static [Case],
+    /// Conditions (over the default case's fields) an encoding must meet to be
+    /// this leaf; a word that fails them does not decode (`requires:`).
+    pub requires: &'static [Expr],
+    /// Bits ignored by the hardware under a condition (`ignore:`).
+    pub ignore: &'static [Ignore],
     /// Checks that a well-formed encoding must also pass (`rules:`).
     pub rules: &'static [Rule],
     /// Index into [`Isa::sched_classes`], if any.
@@ -123,6 +128,14 @@ pub struct Case {
     pub display: &'static [Tok],
     /// Fields visible in this case.
     pub fields: &'static [Field],
+}
+
+/// Bits the hardware ignores (when `when` holds, or always): the text does not
+/// show them, they are encoded as zero, and round trips do not compare them.
+#[derive(Debug)]
+pub struct Ignore {
+    pub when: Option<Expr>,
+    pub mask: crate::Bits,
 }
 
 /// A piece of a template.
