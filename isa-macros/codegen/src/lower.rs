@@ -16,7 +16,7 @@ use isa_runtime::{
 
 use crate::diag::{Diagnostic, Diags, Loc};
 use crate::expr;
-use crate::schema::{BitsetSpec, CaseSpec, FieldSpec, OpcodeTable, SpecFile};
+use crate::schema::{BitsetSpec, CaseSpec, EnumSpec, FieldSpec, OpcodeTable, SpecFile};
 use crate::yaml::{self, S, Spanned, loc};
 
 /// A loaded, checked target.
@@ -60,10 +60,10 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
     }
     let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
     let out = Lower::new(files, &mut d).run();
-    if d.is_empty() {
-        if let Some((isa, variants)) = out {
-            return Ok(Spec { isa, files: paths, variants });
-        }
+    if d.is_empty()
+        && let Some((isa, variants)) = out
+    {
+        return Ok(Spec { isa, files: paths, variants });
     }
     Err(d.list)
 }
@@ -120,7 +120,7 @@ impl<'d> Lower<'d> {
         let files = std::mem::take(&mut self.files);
         let root_file = files[0].0.clone();
         let mut root_specs = Vec::new();
-        let mut enums_in: Vec<(PathBuf, S<String>, S<IndexMap<S<u64>, S<String>>>)> = Vec::new();
+        let mut enums_in: Vec<(PathBuf, S<String>, S<EnumSpec>)> = Vec::new();
         let mut bdefs: IndexMap<String, BDef> = IndexMap::new();
         let mut tables: Vec<(PathBuf, S<OpcodeTable>)> = Vec::new();
         for (path, mut f) in files {
@@ -183,13 +183,10 @@ impl<'d> Lower<'d> {
         let mut gens = Vec::new();
         for g in root.generations.iter().flatten() {
             let aliases: Vec<&'static str> = g.value.aliases.iter().flatten().map(|a| leak_str(&a.value)).collect();
-            if let Some(prev) = gens.last().map(|g: &Gen| g.value) {
-                if g.value.value.value <= prev {
-                    self.d.err(
-                        &loc(rp, &g.value.value),
-                        "generations must be listed oldest first, with increasing values",
-                    );
-                }
+            if let Some(prev) = gens.last().map(|g: &Gen| g.value)
+                && g.value.value.value <= prev
+            {
+                self.d.err(&loc(rp, &g.value.value), "generations must be listed oldest first, with increasing values");
             }
             gens.push(Gen { name: leak_str(&g.value.name.value), value: g.value.value.value, aliases: leak(aliases) });
         }
@@ -370,10 +367,10 @@ const BUILTIN_TYPES: [&str; 8] = ["uint", "int", "hex", "bool", "bool_inv", "off
 impl<'b> Ctx<'_, 'b> {
     fn check_parents(&mut self) {
         for b in self.bdefs.values() {
-            if let Some(p) = &b.spec.extends {
-                if !self.bdefs.contains_key(&p.value) {
-                    self.d.err(&loc(&b.file, p), format!("`{}` extends unknown bitset `{}`", b.key, p.value));
-                }
+            if let Some(p) = &b.spec.extends
+                && !self.bdefs.contains_key(&p.value)
+            {
+                self.d.err(&loc(&b.file, p), format!("`{}` extends unknown bitset `{}`", b.key, p.value));
             }
             // Cycles.
             let mut seen = vec![b.key.as_str()];
@@ -523,13 +520,11 @@ impl<'b> Ctx<'_, 'b> {
         let leaf_def = *chain.first()?;
         let size = self.size_of(key)?;
         for b in &chain[..chain.len() - 1] {
-            if let Some(s) = &b.spec.size {
-                if s.value != size {
-                    self.d.err(
-                        &loc(&b.file, s),
-                        format!("`{}` has size {} but extends a {size}-bit bitset", b.key, s.value),
-                    );
-                }
+            if let Some(s) = &b.spec.size
+                && s.value != size
+            {
+                self.d
+                    .err(&loc(&b.file, s), format!("`{}` has size {} but extends a {size}-bit bitset", b.key, s.value));
             }
         }
         let (gen_min, gen_max, bad_gen) = self.gen_range(&chain);

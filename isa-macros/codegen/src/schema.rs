@@ -28,10 +28,13 @@ pub struct SpecFile {
     pub instruction: Option<S<String>>,
     pub sched_classes: Option<IndexMap<S<String>, S<SchedSpec>>>,
     pub flags: Option<IndexMap<S<String>, S<String>>>,
-    pub enums: Option<IndexMap<S<String>, S<IndexMap<S<u64>, S<String>>>>>,
+    pub enums: Option<IndexMap<S<String>, S<EnumSpec>>>,
     pub bitsets: Option<IndexMap<S<String>, S<BitsetSpec>>>,
     pub instructions: Option<Vec<S<OpcodeTable>>>,
 }
+
+/// An enum: value -> display string.
+pub type EnumSpec = IndexMap<S<u64>, S<String>>;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]

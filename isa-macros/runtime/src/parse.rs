@@ -219,11 +219,11 @@ impl<'a> Parser<'a> {
                 }
             }
             Ty::Offset | Ty::UOffset => {
-                if s.starts_with('+') || (s.starts_with('-') && matches!(field.ty, Ty::Offset)) {
-                    if let Some((v, n)) = scan_int(&s[1..], false, false) {
-                        let v = if s.starts_with('-') { -v } else { v };
-                        out.push((pos + 1 + n, Val::Num(v)));
-                    }
+                if (s.starts_with('+') || (s.starts_with('-') && matches!(field.ty, Ty::Offset)))
+                    && let Some((v, n)) = scan_int(&s[1..], false, false)
+                {
+                    let v = if s.starts_with('-') { -v } else { v };
+                    out.push((pos + 1 + n, Val::Num(v)));
                 }
                 out.push((pos, Val::Num(0)));
             }
@@ -573,10 +573,8 @@ impl Isa {
                         }
                     }
                 });
-                if ok {
-                    if let Some(inst) = found {
-                        return Ok(inst);
-                    }
+                if ok && let Some(inst) = found {
+                    return Ok(inst);
                 }
             }
         }
@@ -593,19 +591,19 @@ impl Isa {
     /// raw form (`raw 0x...`).
     pub fn assemble(&self, text: &str, gen_: u32) -> Result<(Bits, u32), AsmError> {
         let t = text.trim();
-        if let Some(raw) = &self.raw {
-            if let Some(hex) = t.strip_prefix(raw.prefix) {
-                let digits = (raw.bits as usize).div_ceil(4);
-                if hex.is_empty() || hex.len() > digits || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
-                    return Err(AsmError {
-                        column: raw.prefix.len(),
-                        message: format!("expected up to {digits} hex digits after `{}`", raw.prefix),
-                    });
-                }
-                let v = u128::from_str_radix(hex, 16)
-                    .map_err(|e| AsmError { column: raw.prefix.len(), message: e.to_string() })?;
-                return Ok((v, raw.bits));
+        if let Some(raw) = &self.raw
+            && let Some(hex) = t.strip_prefix(raw.prefix)
+        {
+            let digits = (raw.bits as usize).div_ceil(4);
+            if hex.is_empty() || hex.len() > digits || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return Err(AsmError {
+                    column: raw.prefix.len(),
+                    message: format!("expected up to {digits} hex digits after `{}`", raw.prefix),
+                });
             }
+            let v = u128::from_str_radix(hex, 16)
+                .map_err(|e| AsmError { column: raw.prefix.len(), message: e.to_string() })?;
+            return Ok((v, raw.bits));
         }
         let inst = self.parse(t, gen_)?;
         Ok((inst.bits, self.leaves[inst.leaf as usize].bits))
