@@ -317,34 +317,67 @@ impl<'a> Parser<'a> {
 
 impl Parser<'_> {
     /// Binds fields that a constraint pins to a constant (`OFFSET == 0` choosing
-    /// a case), so the solver need not enumerate them.
+    /// a case, alone or as one operand of a chain of `&&`), so the solver need
+    /// not enumerate them.
     fn bind_equalities(&self, st: &mut St) {
+        let mut terms = Vec::new();
         for i in 0..st.cons.len() {
             let c = &st.cons[i];
             let (What::Expr(e), Want::Truthy(true)) = (c.what, c.want) else { continue };
-            let (f, k) = match *e {
-                [Op::Field(f), Op::Lit(k), Op::Bin(BinOp::Eq)] | [Op::Lit(k), Op::Field(f), Op::Bin(BinOp::Eq)] => {
-                    (f, k)
+            let Some(&step) = c.path.last() else { continue };
+            terms.clear();
+            conjuncts(e, &mut terms);
+            for &t in &terms {
+                let (f, k) = match *t {
+                    [Op::Field(f), Op::Lit(k), Op::Bin(BinOp::Eq)] | [Op::Lit(k), Op::Field(f), Op::Bin(BinOp::Eq)] => {
+                        (f, k)
+                    }
+                    _ => continue,
+                };
+                let leaf = &self.isa.leaves[step.leaf as usize];
+                let field = &leaf.cases[step.case as usize].fields[f as usize];
+                let Src::Bits(ranges) = field.src else { continue };
+                let m = ranges.iter().fold(0, |m, r| m | mask_of(step.base + r.lo as u32, r.width as u32));
+                if st.bound & m != 0 {
+                    continue;
                 }
-                _ => continue,
-            };
-            let Some(step) = c.path.last() else { continue };
-            let leaf = &self.isa.leaves[step.leaf as usize];
-            let field = &leaf.cases[step.case as usize].fields[f as usize];
-            let Src::Bits(ranges) = field.src else { continue };
-            let m = ranges.iter().fold(0, |m, r| m | mask_of(step.base + r.lo as u32, r.width as u32));
-            if st.bound & m != 0 {
-                continue;
+                let width = crate::width_of(ranges);
+                let (min, max) = field_range(width, field.is_signed());
+                if (k as i128) < min || (k as i128) > max {
+                    continue;
+                }
+                st.bind_field(step.base, ranges, (k as u128) & mask_of(0, width));
             }
-            let width = crate::width_of(ranges);
-            let (min, max) = field_range(width, field.is_signed());
-            if (k as i128) < min || (k as i128) > max {
-                continue;
-            }
-            let base = step.base;
-            st.bind_field(base, ranges, (k as u128) & mask_of(0, width));
         }
     }
+}
+
+/// Splits a postfix expression at its top-level `&&` operators into the
+/// operands, which must all hold; anything else is one operand.
+fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    if let [rest @ .., Op::Bin(BinOp::And)] = e {
+        // The right operand starts after the last point where exactly one value
+        // (the left operand) is on the stack.
+        let mut depth = 0i32;
+        let mut split = None;
+        for (i, op) in rest.iter().enumerate() {
+            if depth == 1 {
+                split = Some(i);
+            }
+            depth += match op {
+                Op::Lit(_) | Op::Field(_) | Op::Param(_) | Op::Gen => 1,
+                Op::Not | Op::Neg | Op::BitNot => 0,
+                Op::Bin(_) => -1,
+                Op::Select => -2,
+            };
+        }
+        if let (Some(i), 2) = (split, depth) {
+            conjuncts(&rest[..i], out);
+            conjuncts(&rest[i..], out);
+            return;
+        }
+    }
+    out.push(e);
 }
 
 fn check(env: &mut Env<'_>, c: &Con) -> bool {
@@ -544,6 +577,12 @@ impl Isa {
         let mut p = Parser { isa: self, text, gen_, best_pos: 0, best_msg: String::new() };
         let mut found: Option<Inst> = None;
         for leaf in self.instructions(gen_) {
+            let l = &self.leaves[leaf as usize];
+            // A leaf whose every template writes its name cannot match text
+            // without that name: a cheap filter before any backtracking.
+            if !text.contains(l.name) && l.cases.iter().all(|c| c.display.contains(&Tok::Name)) {
+                continue;
+            }
             for (ci, case) in self.leaves[leaf as usize].cases.iter().enumerate() {
                 let l = &self.leaves[leaf as usize];
                 let mut st = St::default();
@@ -618,6 +657,21 @@ impl Isa {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conjunctions_split_into_operands() {
+        use Op::*;
+        // a == 1 && (b == 2 || c) && !d, parsed as (a == 1 && (b == 2 || c)) && !d
+        let (eq, or, and) = (Bin(BinOp::Eq), Bin(BinOp::Or), Bin(BinOp::And));
+        let e: Vec<Op> = vec![Field(0), Lit(1), eq, Field(1), Lit(2), eq, Field(2), or, and, Field(3), Not, and];
+        let e: Expr = Box::leak(e.into_boxed_slice());
+        let mut out = Vec::new();
+        conjuncts(e, &mut out);
+        assert_eq!(out, vec![&e[0..3], &e[3..8], &e[9..11]]);
+        out.clear();
+        conjuncts(&e[3..8], &mut out);
+        assert_eq!(out, vec![&e[3..8]]);
+    }
 
     #[test]
     fn deposit_scatters() {
