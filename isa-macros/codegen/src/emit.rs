@@ -204,6 +204,10 @@ impl Emit for Tok {
                 quote!(::isa_runtime::Tok::Field(#i))
             }
             Tok::Name => quote!(::isa_runtime::Tok::Name),
+            Tok::Opt(s) => {
+                let s = s.emit();
+                quote!(::isa_runtime::Tok::Opt(#s))
+            }
         }
     }
 }
@@ -263,6 +267,14 @@ impl Emit for Leaf {
         let name = self.name.emit();
         let group = self.group.emit();
         let bits = self.bits.emit();
+        let min_bits = self.min_bits.emit();
+        let length = match self.length {
+            Some(e) => {
+                let e = e.emit();
+                quote!(Some(#e))
+            }
+            None => quote!(None),
+        };
         let (gmin, gmax) = (self.gen_min.emit(), self.gen_max.emit());
         let (mask, value, dc) = (self.mask.emit(), self.value.emit(), self.dontcare.emit());
         let cases = self.cases.emit();
@@ -273,7 +285,7 @@ impl Emit for Leaf {
         let flags = self.flags.emit();
         let doc = self.doc.emit();
         quote!(::isa_runtime::Leaf {
-            key: #key, name: #name, group: #group, bits: #bits, gen_min: #gmin, gen_max: #gmax,
+            key: #key, name: #name, group: #group, bits: #bits, min_bits: #min_bits, length: #length, gen_min: #gmin, gen_max: #gmax,
             mask: #mask, value: #value, dontcare: #dc, cases: #cases, requires: #requires, ignore: #ignore, rules: #rules,
             sched: #sched, flags: #flags, doc: #doc,
         })

@@ -143,32 +143,6 @@ impl<'d> Lower<'d> {
             }
             root_specs.push((path, f));
         }
-        // Opcode tables become one bitset per mnemonic.
-        for (path, t) in tables {
-            let t = t.value;
-            for (name, value) in t.opcodes {
-                let at = loc(&path, &name);
-                if let Some(prev) = bdefs.get(&name.value) {
-                    self.d.push(
-                        Diagnostic::new(at, format!("`{}` is defined twice", name.value))
-                            .note(format!("first defined at {}", prev.at)),
-                    );
-                    continue;
-                }
-                let mut fixed = IndexMap::new();
-                fixed.insert(Spanned::new(t.field.value.clone(), t.field.referenced, t.field.defined), value);
-                let spec = BitsetSpec {
-                    extends: Some(t.extends.clone()),
-                    r#gen: t.r#gen.clone(),
-                    sched: t.sched.clone(),
-                    flags: t.flags.clone(),
-                    doc: t.doc.clone(),
-                    fixed: Some(fixed),
-                    ..Default::default()
-                };
-                bdefs.insert(name.value.clone(), BDef { key: name.value, file: path.clone(), at, spec });
-            }
-        }
         let root = &root_specs[0].1;
         let rp = root_file.as_path();
         let at_root = Loc::new(rp, 1, 1);
@@ -200,6 +174,55 @@ impl<'d> Lower<'d> {
             },
             None => gens.last().map_or(0, |g| g.value),
         };
+
+        // Opcode tables become one bitset per mnemonic (per generation range
+        // where the number changes between generations).
+        for (path, t) in tables {
+            let t = t.value;
+            for (name, value) in t.opcodes {
+                let at = loc(&path, &name);
+                for (key, opc, range) in self.opcode_segments(&name, &value, &gens, &path) {
+                    if let Some(prev) = bdefs.get(&key) {
+                        self.d.push(
+                            Diagnostic::new(at.clone(), format!("`{key}` is defined twice"))
+                                .note(format!("first defined at {}", prev.at)),
+                        );
+                        continue;
+                    }
+                    let mut fixed = IndexMap::new();
+                    let v = Spanned::new(opc, value.referenced, value.defined);
+                    fixed.insert(Spanned::new(t.field.value.clone(), t.field.referenced, t.field.defined), v);
+                    let r#gen = match (range, &t.r#gen) {
+                        (Some(r), Some(tg)) => Some(Spanned::new(
+                            crate::schema::GenRange {
+                                min: r.min.max(tg.value.min),
+                                max: match (r.max, tg.value.max) {
+                                    (Some(a), Some(b)) => Some(a.min(b)),
+                                    (a, b) => a.or(b),
+                                },
+                            },
+                            value.referenced,
+                            value.defined,
+                        )),
+                        (Some(r), None) => Some(Spanned::new(r, value.referenced, value.defined)),
+                        (None, g) => g.clone(),
+                    };
+                    let display_name =
+                        (key != name.value).then(|| Spanned::new(name.value.clone(), name.referenced, name.defined));
+                    let spec = BitsetSpec {
+                        name: display_name,
+                        extends: Some(t.extends.clone()),
+                        r#gen,
+                        sched: t.sched.clone(),
+                        flags: t.flags.clone(),
+                        doc: t.doc.clone(),
+                        fixed: Some(fixed),
+                        ..Default::default()
+                    };
+                    bdefs.insert(key.clone(), BDef { key, file: path.clone(), at: at.clone(), spec });
+                }
+            }
+        }
 
         // Enums.
         let mut enum_index = HashMap::new();
@@ -339,6 +362,51 @@ impl<'d> Lower<'d> {
             flags: leak(ctx.flag_names.iter().map(|f| leak_str(f)).collect()),
         };
         Some((Box::leak(Box::new(isa)), variants))
+    }
+}
+
+impl Lower<'_> {
+    /// The leaves an opcode-table row stands for: `(key, opcode, generations)`.
+    /// A per-generation row holds each value from its generation up to the next
+    /// listed one; `~` means absent from there on.
+    fn opcode_segments(
+        &mut self,
+        name: &S<String>,
+        value: &S<crate::schema::OpcodeValue>,
+        gens: &[Gen],
+        file: &Path,
+    ) -> Vec<(String, i64, Option<crate::schema::GenRange>)> {
+        use crate::schema::{GenRange, OpcodeValue};
+        let cols = match &value.value {
+            OpcodeValue::All(v) => return vec![(name.value.clone(), *v, None)],
+            OpcodeValue::PerGen(cols) => cols,
+        };
+        let mut starts = Vec::new();
+        for (g, v) in cols {
+            match gens.iter().position(|x| x.name == g || x.aliases.contains(&g.as_str()) || x.value.to_string() == *g)
+            {
+                Some(i) => starts.push((i, *v)),
+                None => {
+                    self.d
+                        .err(&loc(file, value), format!("`{}`: `{g}` is not a generation of this target", name.value));
+                    return Vec::new();
+                }
+            }
+        }
+        if starts.windows(2).any(|w| w[0].0 >= w[1].0) {
+            self.d.err(&loc(file, value), format!("`{}`: list generations oldest first", name.value));
+            return Vec::new();
+        }
+        let present: Vec<_> = starts.iter().filter(|(_, v)| v.is_some()).collect();
+        let mut out = Vec::new();
+        for (j, (i, v)) in starts.iter().enumerate() {
+            let Some(v) = v else { continue };
+            let min = if j == 0 && *i == 0 { None } else { Some(gens[*i].value) };
+            let max = starts.get(j + 1).map(|(n, _)| gens[*n].value - 1);
+            let key = if present.len() > 1 { format!("{}@{}", name.value, gens[*i].name) } else { name.value.clone() };
+            out.push((key, *v, Some(GenRange { min, max })));
+        }
+        out
     }
 }
 
@@ -669,6 +737,33 @@ impl<'b> Ctx<'_, 'b> {
             }
         }
 
+        // Variable length: the identifying bits must lie in the shortest form.
+        let (min_bits, length) = match chain.iter().find_map(|b| b.spec.length.as_ref().map(|l| (b, l))) {
+            None => (size, None),
+            Some((b, l)) => {
+                let min = l.value.min.value;
+                if min == 0 || min > size || min % 8 != 0 {
+                    self.d.err(
+                        &loc(&b.file, &l.value.min),
+                        format!(
+                            "`{key}`: shortest length {min} must be a whole number of bytes, at most the size {size}"
+                        ),
+                    );
+                }
+                let e = self.compile_expr(&l.value.expr.value.0, &loc(&b.file, &l.value.expr), &defs);
+                if mask & !mask_of(0, min.min(size)) != 0 {
+                    self.d.err(
+                        &leaf_def.at,
+                        format!(
+                            "`{key}`: identifying bits {} lie past the shortest form ({min} bits)",
+                            bit_list(mask & !mask_of(0, min.min(size)))
+                        ),
+                    );
+                }
+                (min.min(size), Some(e))
+            }
+        };
+
         // Cases: the leaf's first, then its ancestors'; the default last.
         let mut case_specs: Vec<(&'b Path, &'b S<CaseSpec>)> = Vec::new();
         for b in &chain {
@@ -771,6 +866,8 @@ impl<'b> Ctx<'_, 'b> {
             name: leak_str(name),
             group,
             bits: size,
+            min_bits,
+            length,
             gen_min,
             gen_max,
             mask,
@@ -965,7 +1062,9 @@ impl<'b> Ctx<'_, 'b> {
                     if !lit.is_empty() {
                         toks.push(Tok::Lit(leak_str(&std::mem::take(&mut lit))));
                     }
-                    if name == "NAME" {
+                    if let Some(opt) = name.strip_prefix('?') {
+                        toks.push(Tok::Opt(leak_str(opt)));
+                    } else if name == "NAME" {
                         toks.push(Tok::Name);
                     } else if let Some(idx) = defs.iter().position(|d| d.name == name) {
                         toks.push(Tok::Field(idx as u16));

@@ -70,6 +70,9 @@ pub struct BitsetSpec {
     pub size: Option<S<u32>>,
     pub r#gen: Option<S<GenRange>>,
     pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
+    /// A variable-length encoding: its length in bits, and the shortest length
+    /// (the identifying bits and everything `expr` reads lie in the shortest form).
+    pub length: Option<S<LengthSpec>>,
     /// Values the enclosing field passes in when this bitset is a field type.
     pub params: Option<IndexMap<S<String>, S<ParamSpec>>>,
     /// Fixed bits: `61..63: "010"`, most significant bit first, `x` = don't care.
@@ -122,6 +125,13 @@ pub struct CaseSpec {
     pub doc: Option<S<String>>,
 }
 
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct LengthSpec {
+    pub expr: S<ExprText>,
+    pub min: S<u32>,
+}
+
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct IgnoreSpec {
@@ -146,8 +156,47 @@ pub struct OpcodeTable {
     pub sched: Option<S<String>>,
     pub flags: Option<Vec<S<String>>>,
     pub doc: Option<S<String>>,
-    /// Mnemonic -> value of `field`.
-    pub opcodes: IndexMap<S<String>, S<i64>>,
+    /// Mnemonic -> value of `field`: one number for every generation, or one per
+    /// generation (`{gfx6: 3, gfx8: 0}`, each value holding until the next listed
+    /// generation; `~` for absent from that generation on).
+    pub opcodes: IndexMap<S<String>, S<OpcodeValue>>,
+}
+
+/// An opcode number, for all generations or per generation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpcodeValue {
+    All(i64),
+    PerGen(Vec<(String, Option<i64>)>),
+}
+
+impl<'de> Deserialize<'de> for OpcodeValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OpcodeValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an opcode number, or a map from generation to number (or ~ for absent)")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<OpcodeValue, E> {
+                Ok(OpcodeValue::All(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<OpcodeValue, E> {
+                i64::try_from(v).map(OpcodeValue::All).map_err(|_| E::custom("opcode number too large"))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<OpcodeValue, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key_seed(ScalarSeed)? {
+                    let v: Option<i64> = map.next_value()?;
+                    out.push((k, v));
+                }
+                if out.is_empty() {
+                    return Err(de::Error::custom("a per-generation opcode needs at least one generation"));
+                }
+                Ok(OpcodeValue::PerGen(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A bit range `lo..hi` (inclusive) or a single bit.

@@ -8,16 +8,31 @@ use crate::eval::{Env, Step};
 use crate::tables::{Isa, Src, Ty};
 
 impl Isa {
-    /// Decodes one instruction word (bit 0 = least significant bit of the first
-    /// byte in memory) for generation `gen_`.
+    /// Decodes one instruction from `bits` (bit 0 = least significant bit of the
+    /// first byte in memory) for generation `gen_`. `bits` may run on into the
+    /// next instruction: only the instruction's own length is kept.
     pub fn decode(&self, bits: Bits, gen_: u32) -> Result<Inst, DecodeError> {
         let width = self.groups[0].bits;
         let bits = bits & mask_of(0, width);
         let leaf = self.match_group(0, bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
-        let inst = Inst { leaf, bits };
+        let len_bits = self.length_of(leaf, bits, gen_)?;
+        let inst = Inst { leaf, len: (len_bits / 8) as u8, bits: bits & mask_of(0, len_bits) };
         let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
         self.check_leaf(&inst, gen_, &mut path, 0)?;
         Ok(inst)
+    }
+
+    /// The length in bits of an encoding of `leaf` whose first bits are `bits`.
+    pub(crate) fn length_of(&self, leaf: u16, bits: Bits, gen_: u32) -> Result<u32, DecodeError> {
+        let l = &self.leaves[leaf as usize];
+        let Some(e) = l.length else { return Ok(l.bits) };
+        let mut env = Env { isa: self, bits: bits & mask_of(0, l.min_bits), gen_, read: 0 };
+        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+        let n = env.eval(&path, e);
+        if n < l.min_bits as i64 || n > l.bits as i64 || n % 8 != 0 {
+            return Err(DecodeError::BadLength { leaf: l.key, bits: n });
+        }
+        Ok(n as u32)
     }
 
     /// Decodes from bytes in memory order; returns the instruction and its length.
@@ -31,17 +46,19 @@ impl Isa {
         for (i, b) in bytes.iter().take(max).enumerate() {
             bits |= (*b as Bits) << (8 * i);
         }
-        let inst = self.decode(bits, gen_)?;
-        let len = inst.len_bytes(self);
+        let width = self.groups[0].bits;
+        let leaf = self.match_group(0, bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
+        let len = (self.length_of(leaf, bits, gen_)? / 8) as usize;
         if bytes.len() < len {
             return Err(DecodeError::Truncated { have: bytes.len(), need: len });
         }
-        Ok((inst, len))
+        let inst = self.decode(bits, gen_)?;
+        Ok((inst, inst.len_bytes()))
     }
 
     /// Width of the shortest instruction, in bits.
     pub fn min_bits(&self) -> u32 {
-        self.groups[0].leaves.iter().map(|&l| self.leaves[l as usize].bits).min().unwrap_or(self.groups[0].bits)
+        self.groups[0].leaves.iter().map(|&l| self.leaves[l as usize].min_bits).min().unwrap_or(self.groups[0].bits)
     }
 
     /// The leaf of `group` whose identifying bits match `word` (already shifted

@@ -14,7 +14,9 @@ pub enum DecodeError {
     Unmet { leaf: &'static str },
     /// An enum field holds a value the spec gives no name.
     BadEnum { leaf: &'static str, field: &'static str, value: u64 },
-    /// Fewer bytes than the shortest instruction.
+    /// A variable-length encoding computed a length it cannot have.
+    BadLength { leaf: &'static str, bits: i64 },
+    /// Fewer bytes than the instruction needs.
     Truncated { have: usize, need: usize },
 }
 
@@ -33,6 +35,9 @@ impl fmt::Display for DecodeError {
             }
             DecodeError::BadEnum { leaf, field, value } => {
                 write!(f, "`{leaf}`: field {field} holds {value}, which has no name in the spec")
+            }
+            DecodeError::BadLength { leaf, bits } => {
+                write!(f, "`{leaf}`: the encoding gives an impossible length of {bits} bits")
             }
             DecodeError::Truncated { have, need } => {
                 write!(f, "truncated instruction: {have} bytes, need {need}")

@@ -23,22 +23,30 @@ pub use eval::{MAX_STACK, binop as apply_binop};
 pub use sample::TestRng;
 pub use tables::*;
 
-/// A decoded or assembled instruction: which encoding it is, and its bits.
+/// A decoded or assembled instruction: which encoding it is, its length and its
+/// bits.
 ///
 /// The bits are the whole truth: every operand is read back from them through the
 /// tables, so `encode(decode(x)) == x` holds by construction and nothing is lost,
-/// don't-care bits included.
+/// don't-care bits included. Bits past `len` are zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Inst {
     /// Index into [`Isa::leaves`].
     pub leaf: u16,
-    /// The encoding, bit 0 = least significant bit of the first word.
+    /// Length in bytes (fixed for most encodings; see `length:` in the spec).
+    pub len: u8,
+    /// The encoding, bit 0 = least significant bit of the first byte in memory.
     pub bits: Bits,
 }
 
 impl Inst {
     /// Length of this instruction in bytes.
-    pub fn len_bytes(&self, isa: &Isa) -> usize {
-        isa.leaves[self.leaf as usize].bits as usize / 8
+    pub fn len_bytes(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The instruction's bytes in memory order.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.bits.to_le_bytes()[..self.len as usize].to_vec()
     }
 }

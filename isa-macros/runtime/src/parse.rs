@@ -29,6 +29,12 @@ enum Want {
 enum What {
     Expr(Expr),
     Field(u16),
+    /// The decoder must pick the form the text chose: this leaf of its group,
+    /// at the step's base (a higher-priority form must not match instead).
+    Form {
+        group: u16,
+        leaf: u16,
+    },
 }
 
 struct Con {
@@ -132,6 +138,14 @@ impl<'a> Parser<'a> {
                     false
                 }
             },
+            Tok::Opt(s) => {
+                if let Some(p) = self.lit(pos, s)
+                    && self.seq(path, rest, p, st, k)
+                {
+                    return true;
+                }
+                self.seq(path, rest, pos, st, k)
+            }
             Tok::Name => match self.lit(pos, leaf.name) {
                 Some(p) => self.seq(path, rest, p, st, k),
                 None => {
@@ -187,6 +201,11 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 path.push(Step { leaf: sub, case: ci as u16, base, via });
+                st.cons.push(Con {
+                    path: path.clone(),
+                    what: What::Form { group, leaf: sub },
+                    want: Want::Truthy(true),
+                });
                 add_case_constraints(self.isa, path, st);
                 let ok = self.seq(path, case.display, pos, st, &mut |p, path, pos2, st| {
                     let inner = path.pop();
@@ -273,6 +292,24 @@ impl<'a> Parser<'a> {
                 let raw = (n as u128) & mask_of(0, width);
                 st.bind_field(step.base, ranges, raw)
             }
+            Src::Param(_) if let Some((base, ranges, signed)) = self.alias(path, idx) => {
+                // A param that is just a field of an enclosing encoding: bind that
+                // field directly (a 32-bit literal must not go to the solver).
+                let n: i128 = match v {
+                    Val::Num(n) => n as i128,
+                    Val::Truth(b) => b as i128,
+                    Val::Unknown => return true,
+                };
+                let width = crate::width_of(ranges);
+                let (min, max) = field_range(width, signed);
+                // A value written for an unsigned field may use the signed range.
+                let (min, max) = if signed { (min, max) } else { (-(max + 1) / 2, max) };
+                if n < min || n > max {
+                    self.fail(pos, || format!("{n} does not fit {} ({width} bits)", field.name));
+                    return false;
+                }
+                st.bind_field(base, ranges, (n as u128) & mask_of(0, width))
+            }
             Src::Expr(_) | Src::Param(_) => {
                 let want = match v {
                     Val::Num(n) => Want::Eq(n),
@@ -285,9 +322,38 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// If field `idx` of the leaf at the end of `path` is a param whose value is
+    /// plainly a bit field of an enclosing encoding (through any number of
+    /// params), that field's base, ranges and signedness.
+    fn alias(&self, path: &[Step], idx: u16) -> Option<(u32, &'static [crate::Range], bool)> {
+        let mut depth = path.len().checked_sub(1)?;
+        let mut idx = idx;
+        loop {
+            let step = path[depth];
+            let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[idx as usize];
+            match field.src {
+                Src::Bits(r) => return Some((step.base, r, field.is_signed())),
+                Src::Param(p) => {
+                    let parent = path[depth.checked_sub(1)?];
+                    let pfield =
+                        &self.isa.leaves[parent.leaf as usize].cases[parent.case as usize].fields[step.via as usize];
+                    let Ty::Group { params, .. } = pfield.ty else { return None };
+                    match params.get(p as usize)? {
+                        [Op::Field(f)] => {
+                            idx = *f;
+                            depth -= 1;
+                        }
+                        _ => return None,
+                    }
+                }
+                Src::Expr(_) => return None,
+            }
+        }
+    }
+
     /// Gives the bits the constraints read but the text left unbound the
     /// smallest values that satisfy every constraint.
-    fn solve(&self, st: &mut St) -> Result<(), String> {
+    fn solve(&self, st: &mut St, leaf: u16) -> Result<(), String> {
         self.bind_equalities(st);
         let mut free: Bits = 0;
         'grow: loop {
@@ -298,7 +364,7 @@ impl<'a> Parser<'a> {
             for a in 0..(1u64 << n) {
                 let bits = st.bits | deposit(a, free);
                 let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
-                let ok = st.cons.iter().all(|c| check(&mut env, c));
+                let ok = st.cons.iter().all(|c| check(&mut env, c)) && self.fits_length(&mut env, leaf);
                 let newly = env.read & !st.bound & !free;
                 if newly != 0 {
                     free |= newly;
@@ -380,10 +446,33 @@ fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
     out.push(e);
 }
 
+impl Parser<'_> {
+    /// For a variable-length encoding: no bit is set past the length the bits
+    /// select (so the shortest form that holds every operand is chosen).
+    fn fits_length(&self, env: &mut Env<'_>, leaf: u16) -> bool {
+        let l = &self.isa.leaves[leaf as usize];
+        let Some(e) = l.length else { return true };
+        let all = env.bits;
+        env.bits = all & mask_of(0, l.min_bits);
+        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+        let n = env.eval(&path, e);
+        env.bits = all;
+        (l.min_bits as i64..=l.bits as i64).contains(&n) && n % 8 == 0 && all & !mask_of(0, n as u32) == 0
+    }
+}
+
 fn check(env: &mut Env<'_>, c: &Con) -> bool {
     let v = match c.what {
         What::Expr(e) => env.eval(&c.path, e),
         What::Field(i) => env.field(&c.path, i),
+        What::Form { group, leaf } => {
+            let base = c.path.last().map_or(0, |s| s.base);
+            // Only the identifying bits of the group's forms decide the match.
+            let g = &env.isa.groups[group as usize];
+            let ids = g.leaves.iter().fold(0, |m, &l| m | env.isa.leaves[l as usize].mask);
+            env.read |= (ids & mask_of(0, g.bits)).checked_shl(base).unwrap_or(0);
+            (env.isa.match_group(group, env.bits >> base, env.gen_) == Some(leaf)) as i64
+        }
     };
     match c.want {
         Want::Truthy(b) => (v != 0) == b,
@@ -596,7 +685,7 @@ impl Isa {
                         p.fail(end, || format!("unexpected `{extra}`"));
                         return false;
                     }
-                    if let Err(msg) = p.solve(st) {
+                    if let Err(msg) = p.solve(st, leaf) {
                         p.fail(end, || msg);
                         return false;
                     }
@@ -645,7 +734,7 @@ impl Isa {
             return Ok((v, raw.bits));
         }
         let inst = self.parse(t, gen_)?;
-        Ok((inst.bits, self.leaves[inst.leaf as usize].bits))
+        Ok((inst.bits, inst.len as u32 * 8))
     }
 
     /// Formats an undecodable word in the target's raw form, if it has one.

@@ -42,7 +42,7 @@ impl Isa {
         let case = &leaf.cases[case as usize];
         for tok in case.display {
             match *tok {
-                Tok::Lit(s) => out.push_str(s),
+                Tok::Lit(s) | Tok::Opt(s) => out.push_str(s),
                 Tok::Name => out.push_str(leaf.name),
                 Tok::Field(i) => {
                     let field = &case.fields[i as usize];

@@ -91,8 +91,13 @@ pub struct Leaf {
     pub name: &'static str,
     /// Group this leaf belongs to.
     pub group: u16,
-    /// Width in bits.
+    /// Width in bits (the longest form, for a variable-length encoding).
     pub bits: u32,
+    /// Width of the shortest form; equal to `bits` unless `length` is set.
+    pub min_bits: u32,
+    /// For a variable-length encoding: its length in bits, computed from the
+    /// default case's fields (which must lie in the first `min_bits`).
+    pub length: Option<Expr>,
     /// Generations this leaf exists in, inclusive.
     pub gen_min: u32,
     pub gen_max: u32,
@@ -147,6 +152,8 @@ pub enum Tok {
     Field(u16),
     /// The leaf's name.
     Name,
+    /// Literal text the printer writes and the assembler may omit (`{?_e32}`).
+    Opt(&'static str),
 }
 
 /// A named value of a leaf.

@@ -1,0 +1,163 @@
+//! Spec-language features on small fixture specs: each spec is loaded through
+//! the generator and its tables exercised with the engine, as `isa!` would.
+
+use std::path::PathBuf;
+
+use isa_runtime::Isa;
+
+/// Writes `yaml` to a fresh file and loads it as a target.
+fn load(name: &str, yaml: &str) -> &'static Isa {
+    let dir = std::env::temp_dir().join(format!("isagen-features-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path: PathBuf = dir.join("isa.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    match isa_codegen::load(&path) {
+        Ok(spec) => spec.isa,
+        Err(d) => panic!("{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
+    }
+}
+
+/// A 32-bit encoding that grows a 32-bit literal when its source says 255, the
+/// shape of GCN's scalar ALU.
+const LITERAL: &str = r#"
+isa: lit
+instruction: op
+bitsets:
+  src:
+    size: 8
+    params:
+      LIT: {type: hex}
+  src-reg:
+    extends: src
+    fields: {N: {bits: 0..6, type: uint}}
+    pattern: {7: "0"}
+    display: "s{N}"
+  src-int:
+    extends: src
+    fields: {V: {bits: 0..6, type: uint}}
+    pattern: {7: "1"}
+    display: "{V}"
+  src-lit:
+    extends: src
+    pattern: {0..7: "11111111"}
+    priority: 1
+    display: "0x{LIT}"
+  op:
+    size: 64
+    length: {expr: "SRC == 255 ? 64 : 32", min: 32}
+    fields:
+      SRC: {bits: 0..7, type: src, params: {LIT: LITERAL}}
+      DST: {bits: 8..15, type: uint}
+      OPC: {bits: 16..31, type: uint}
+      LITERAL: {bits: 32..63, type: hex}
+    display: "{NAME}{?_e32} s{DST}, {SRC}"
+instructions:
+  - {extends: op, field: OPC, opcodes: {mov: 1}}
+"#;
+
+#[test]
+fn trailing_literal_is_chosen_by_the_operand() {
+    let isa = load("literal", LITERAL);
+    // Register source: 4 bytes; the next instruction's bits are not part of it.
+    let inst = isa.decode(0xdead_beef_0001_0203, 0).unwrap();
+    assert_eq!(inst.len, 4);
+    assert_eq!(inst.bits, 0x0001_0203);
+    assert_eq!(isa.print(&inst, 0), "mov_e32 s2, s3");
+    // Literal source: 8 bytes, the literal printed by the operand.
+    let inst = isa.decode(0x1234_5678_0001_02ff, 0).unwrap();
+    assert_eq!(inst.len, 8);
+    assert_eq!(isa.print(&inst, 0), "mov_e32 s2, 0x12345678");
+    // Assembling picks the length from the operand; the suffix is optional.
+    assert_eq!(isa.assemble("mov s2, 0x12345678", 0).unwrap(), (0x1234_5678_0001_02ff, 64));
+    assert_eq!(isa.assemble("mov_e32 s2, 5", 0).unwrap(), (0x0001_0285, 32));
+    assert_eq!(isa.assemble("mov s2, s3", 0).unwrap(), (0x0001_0203, 32));
+    // Too few bytes for the literal form.
+    let err = isa.decode_bytes(&[0xff, 0x02, 0x01, 0x00, 0x78], 0).unwrap_err();
+    assert_eq!(err, isa_runtime::DecodeError::Truncated { have: 5, need: 8 });
+    let (inst, len) = isa.decode_bytes(&[0x03, 0x02, 0x01, 0x00, 0xaa], 0).unwrap();
+    assert_eq!((inst.bits, len), (0x0001_0203, 4));
+}
+
+/// A length bit: the short form unless an operand needs the long one (AGX-like).
+const LENGTH_BIT: &str = r#"
+isa: lbit
+instruction: op
+bitsets:
+  op:
+    size: 32
+    length: {expr: "L ? 32 : 16", min: 16}
+    fields:
+      OPC: {bits: 0..6, type: uint}
+      L: {bits: 7, type: bool}
+      A: {bits: [24..27, 8..11], type: uint}
+      B: {bits: [28..31, 12..15], type: uint}
+      X: {bits: 16..23, type: uint}
+    ignore: [{bits: 16..23}]
+    display: "{NAME} r{A}, r{B}"
+instructions:
+  - {extends: op, field: OPC, opcodes: {add: 3}}
+"#;
+
+#[test]
+fn the_shortest_form_that_holds_the_operands_is_chosen() {
+    let isa = load("lbit", LENGTH_BIT);
+    assert_eq!(isa.assemble("add r1, r2", 0).unwrap(), (0x2103, 16));
+    // r17 needs the high bits in the second half word, so the long form.
+    assert_eq!(isa.assemble("add r17, r2", 0).unwrap(), (0x0100_2183, 32));
+    let inst = isa.decode(0x0100_2183, 0).unwrap();
+    assert_eq!((inst.len, isa.print(&inst, 0).as_str()), (4, "add r17, r2"));
+}
+
+const PER_GEN: &str = r#"
+isa: pergen
+instruction: op
+generations:
+  - {name: gfx6, value: 6, aliases: [tahiti]}
+  - {name: gfx7, value: 7}
+  - {name: gfx8, value: 8, aliases: [tonga]}
+bitsets:
+  op:
+    size: 8
+    fields:
+      OPC: {bits: 0..7, type: uint}
+    display: "{NAME}"
+instructions:
+  - extends: op
+    field: OPC
+    opcodes:
+      s_mov: {gfx6: 3, gfx8: 0}
+      s_old: {gfx6: 9, gfx8: ~}
+      s_new: {gfx8: 5}
+      s_same: 7
+"#;
+
+#[test]
+fn opcode_numbers_per_generation() {
+    let isa = load("pergen", PER_GEN);
+    let text = |w: u128, g: u32| isa.decode(w, g).map(|i| isa.print(&i, g)).ok();
+    assert_eq!(text(3, 6).as_deref(), Some("s_mov"));
+    assert_eq!(text(3, 7).as_deref(), Some("s_mov"));
+    assert_eq!(text(3, 8), None);
+    assert_eq!(text(0, 8).as_deref(), Some("s_mov"));
+    assert_eq!(text(9, 7).as_deref(), Some("s_old"));
+    assert_eq!(text(9, 8), None);
+    assert_eq!(text(5, 7), None);
+    assert_eq!(text(5, 8).as_deref(), Some("s_new"));
+    assert_eq!(text(7, 6).as_deref(), Some("s_same"));
+    assert_eq!(isa.gen_by_name("tonga"), Some(8));
+    assert_eq!(isa.assemble("s_mov", 8).unwrap(), (0, 8));
+    assert_eq!(isa.assemble("s_mov", 6).unwrap(), (3, 8));
+    assert!(isa.assemble("s_new", 6).is_err());
+    // One leaf per generation range, each keyed by where it starts.
+    assert!(isa.leaf_by_key("s_mov@gfx6").is_some() && isa.leaf_by_key("s_mov@gfx8").is_some());
+    assert!(isa.leaf_by_key("s_old").is_some());
+}
+
+#[test]
+fn text_cannot_pick_a_form_the_decoder_would_not() {
+    let isa = load("literal-form", LITERAL);
+    // 127 as an inline integer would be the bits of the literal marker.
+    let err = isa.assemble("mov s2, 127", 0).unwrap_err();
+    assert!(err.message.contains("do not fit") || err.message.contains("not"), "{err}");
+    assert_eq!(isa.assemble("mov s2, 126", 0).unwrap(), (0x0001_02fe, 32));
+}
