@@ -9,8 +9,13 @@ pub mod ir3 {
     isa_macros::isa!("../ir3/isa.yaml");
 }
 
+/// AMD GCN GFX6-8 (radeonsi-era Radeon).
+pub mod gcn {
+    isa_macros::isa!("../gcn/isa.yaml");
+}
+
 /// Every target, for tools that take `--target NAME`.
-pub static TARGETS: &[&isa_runtime::Isa] = &[&ir3::ISA];
+pub static TARGETS: &[&isa_runtime::Isa] = &[&ir3::ISA, &gcn::ISA];
 
 /// The target with this name.
 pub fn target(name: &str) -> Option<&'static isa_runtime::Isa> {

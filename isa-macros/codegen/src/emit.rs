@@ -146,6 +146,7 @@ impl Emit for Ty {
             Ty::Uint => quote!(::isa_runtime::Ty::Uint),
             Ty::Int => quote!(::isa_runtime::Ty::Int),
             Ty::Hex => quote!(::isa_runtime::Ty::Hex),
+            Ty::HexLit => quote!(::isa_runtime::Ty::HexLit),
             Ty::Offset => quote!(::isa_runtime::Ty::Offset),
             Ty::UOffset => quote!(::isa_runtime::Ty::UOffset),
             Ty::Float => quote!(::isa_runtime::Ty::Float),

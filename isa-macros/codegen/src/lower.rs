@@ -430,7 +430,7 @@ struct Ctx<'d, 'b> {
     gens_known: bool,
 }
 
-const BUILTIN_TYPES: [&str; 8] = ["uint", "int", "hex", "bool", "bool_inv", "offset", "uoffset", "float"];
+const BUILTIN_TYPES: [&str; 9] = ["uint", "int", "hex", "hexlit", "bool", "bool_inv", "offset", "uoffset", "float"];
 
 impl<'b> Ctx<'_, 'b> {
     fn check_parents(&mut self) {
@@ -543,6 +543,7 @@ impl<'b> Ctx<'_, 'b> {
             "uint" => Ty::Uint,
             "int" => Ty::Int,
             "hex" => Ty::Hex,
+            "hexlit" => Ty::HexLit,
             "bool" => Ty::Bool { on, inverted: false },
             "bool_inv" => Ty::Bool { on, inverted: true },
             "offset" => Ty::Offset,
@@ -709,7 +710,7 @@ impl<'b> Ctx<'_, 'b> {
                 def.fixed = true;
                 let ranges = to_ranges(&bits.value.0);
                 let width: u32 = ranges.iter().map(|r| r.width as u32).sum();
-                let signed = matches!(def.spec.map(|s| s.ty.value.as_str()), Some("int" | "offset"));
+                let signed = matches!(def.spec.map(|s| s.ty.value.as_str()), Some("int" | "offset" | "hexlit"));
                 if !fits(v.value, width, signed) {
                     self.d.err(
                         &at,

@@ -14,7 +14,7 @@ impl Isa {
     pub fn decode(&self, bits: Bits, gen_: u32) -> Result<Inst, DecodeError> {
         let width = self.groups[0].bits;
         let bits = bits & mask_of(0, width);
-        let leaf = self.match_group(0, bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
+        let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
         let len_bits = self.length_of(leaf, bits, gen_)?;
         let inst = Inst { leaf, len: (len_bits / 8) as u8, bits: bits & mask_of(0, len_bits) };
         let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
@@ -47,7 +47,7 @@ impl Isa {
             bits |= (*b as Bits) << (8 * i);
         }
         let width = self.groups[0].bits;
-        let leaf = self.match_group(0, bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
+        let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
         let len = (self.length_of(leaf, bits, gen_)? / 8) as usize;
         if bytes.len() < len {
             return Err(DecodeError::Truncated { have: bytes.len(), need: len });
@@ -61,15 +61,43 @@ impl Isa {
         self.groups[0].leaves.iter().map(|&l| self.leaves[l as usize].min_bits).min().unwrap_or(self.groups[0].bits)
     }
 
-    /// The leaf of `group` whose identifying bits match `word` (already shifted
-    /// down to bit 0 of the group's encoding).
-    pub(crate) fn match_group(&self, group: u16, word: Bits, gen_: u32) -> Option<u16> {
+    /// The form of `group` at bit `base` that the word holds: the first, in
+    /// priority order, whose identifying bits match and whose `requires`
+    /// conditions hold (they may read the enclosing encoding's params through
+    /// `path`, whose step `depth` this sets).
+    pub(crate) fn select_leaf(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step],
+        depth: usize,
+        group: u16,
+        base: u32,
+        via: u16,
+    ) -> Option<u16> {
         let g = &self.groups[group as usize];
-        let word = word & mask_of(0, g.bits);
-        g.leaves.iter().copied().find(|&l| {
+        let word = (env.bits >> base) & mask_of(0, g.bits);
+        for &l in g.leaves {
             let leaf = &self.leaves[l as usize];
-            word & leaf.mask == leaf.value && leaf.exists_in(gen_)
-        })
+            if !leaf.exists_in(env.gen_) {
+                continue;
+            }
+            env.read |= (leaf.mask & mask_of(0, g.bits)).checked_shl(base).unwrap_or(0);
+            if word & leaf.mask != leaf.value {
+                continue;
+            }
+            path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, base, via };
+            if leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0) {
+                return Some(l);
+            }
+        }
+        None
+    }
+
+    /// The instruction at the start of `bits`.
+    fn select_instruction(&self, bits: Bits, gen_: u32) -> Option<u16> {
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut path = [Step { leaf: 0, case: 0, base: 0, via: 0 }];
+        self.select_leaf(&mut env, &mut path, 0, 0, 0, 0)
     }
 
     /// Which case of the leaf at the end of `path` is in force.
@@ -100,12 +128,6 @@ impl Isa {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
         let case = self.select_case(&mut env, &mut path[..], depth);
         let leaf = &self.leaves[path[depth].leaf as usize];
-        // select_case left the step at the default case, where `requires` is compiled.
-        for req in leaf.requires {
-            if env.eval(&path[..=depth], req) == 0 {
-                return Err(DecodeError::Unmet { leaf: leaf.key });
-            }
-        }
         path[depth].case = case;
         for (fi, field) in leaf.cases[case as usize].fields.iter().enumerate() {
             if let (Ty::Enum(e), Src::Bits(ranges)) = (field.ty, field.src) {
@@ -125,8 +147,7 @@ impl Isa {
             if depth + 1 >= MAX_DEPTH {
                 return Err(bad);
             }
-            let sub = self.match_group(group, inst.bits >> base, gen_).ok_or(bad)?;
-            path[depth + 1] = Step { leaf: sub, case: 0, base, via: fi as u16 };
+            self.select_leaf(&mut env, &mut path[..], depth + 1, group, base, fi as u16).ok_or(bad)?;
             self.check_leaf(inst, gen_, path, depth + 1)?;
         }
         Ok(())
@@ -179,8 +200,7 @@ impl Isa {
             if depth + 1 >= MAX_DEPTH {
                 break;
             }
-            if let Some(sub) = self.match_group(group, bits >> sub_base, gen_) {
-                path[depth + 1] = Step { leaf: sub, case: 0, base: sub_base, via: fi as u16 };
+            if self.select_leaf(&mut env, &mut path[..], depth + 1, group, sub_base, fi as u16).is_some() {
                 out |= self.ignored_in(bits, gen_, path, depth + 1);
             }
         }

@@ -3,7 +3,7 @@
 
 use crate::Inst;
 use crate::bits::{Bits, insert, mask_of};
-use crate::error::{FieldError, field_range};
+use crate::error::FieldError;
 use crate::tables::{Isa, Src, Ty};
 
 /// Builds one encoding (an instruction, or an operand form inside one).
@@ -47,7 +47,7 @@ impl<'a> Builder<'a> {
             return Err(FieldError::NotSettable { leaf: leaf.key, field: field.name });
         };
         let width = crate::width_of(ranges);
-        let (min, max) = field_range(width, field.is_signed());
+        let (min, max) = field.value_range(width);
         let v = value as i128;
         if v < min || v > max {
             return Err(FieldError::OutOfRange { leaf: leaf.key, field: field.name, value: v, min, max });

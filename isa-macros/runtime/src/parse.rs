@@ -230,8 +230,8 @@ impl<'a> Parser<'a> {
         let s = self.rest(pos);
         let mut out = Vec::new();
         match field.ty {
-            Ty::Uint | Ty::Hex | Ty::Int | Ty::Group { .. } => {
-                let signed = matches!(field.ty, Ty::Int);
+            Ty::Uint | Ty::Hex | Ty::Int | Ty::HexLit | Ty::Group { .. } => {
+                let signed = matches!(field.ty, Ty::Int | Ty::HexLit);
                 let hex = matches!(field.ty, Ty::Hex);
                 if let Some((v, n)) = scan_int(s, signed, hex) {
                     out.push((pos + n, Val::Num(v)));
@@ -284,7 +284,7 @@ impl<'a> Parser<'a> {
                     Val::Truth(b) => b as i128,
                     Val::Unknown => return true,
                 };
-                let (min, max) = field_range(width, field.is_signed());
+                let (min, max) = field.value_range(width);
                 if n < min || n > max {
                     self.fail(pos, || format!("{n} does not fit field {} (range {min}..={max})", field.name));
                     return false;
@@ -292,7 +292,7 @@ impl<'a> Parser<'a> {
                 let raw = (n as u128) & mask_of(0, width);
                 st.bind_field(step.base, ranges, raw)
             }
-            Src::Param(_) if let Some((base, ranges, signed)) = self.alias(path, idx) => {
+            Src::Param(_) if let Some((base, target)) = self.alias(path, idx) => {
                 // A param that is just a field of an enclosing encoding: bind that
                 // field directly (a 32-bit literal must not go to the solver).
                 let n: i128 = match v {
@@ -300,10 +300,9 @@ impl<'a> Parser<'a> {
                     Val::Truth(b) => b as i128,
                     Val::Unknown => return true,
                 };
+                let Src::Bits(ranges) = target.src else { return false };
                 let width = crate::width_of(ranges);
-                let (min, max) = field_range(width, signed);
-                // A value written for an unsigned field may use the signed range.
-                let (min, max) = if signed { (min, max) } else { (-(max + 1) / 2, max) };
+                let (min, max) = target.value_range(width);
                 if n < min || n > max {
                     self.fail(pos, || format!("{n} does not fit {} ({width} bits)", field.name));
                     return false;
@@ -325,14 +324,14 @@ impl<'a> Parser<'a> {
     /// If field `idx` of the leaf at the end of `path` is a param whose value is
     /// plainly a bit field of an enclosing encoding (through any number of
     /// params), that field's base, ranges and signedness.
-    fn alias(&self, path: &[Step], idx: u16) -> Option<(u32, &'static [crate::Range], bool)> {
+    fn alias(&self, path: &[Step], idx: u16) -> Option<(u32, &'static Field)> {
         let mut depth = path.len().checked_sub(1)?;
         let mut idx = idx;
         loop {
             let step = path[depth];
             let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[idx as usize];
             match field.src {
-                Src::Bits(r) => return Some((step.base, r, field.is_signed())),
+                Src::Bits(_) => return Some((step.base, field)),
                 Src::Param(p) => {
                     let parent = path[depth.checked_sub(1)?];
                     let pfield =
@@ -467,11 +466,11 @@ fn check(env: &mut Env<'_>, c: &Con) -> bool {
         What::Field(i) => env.field(&c.path, i),
         What::Form { group, leaf } => {
             let base = c.path.last().map_or(0, |s| s.base);
-            // Only the identifying bits of the group's forms decide the match.
-            let g = &env.isa.groups[group as usize];
-            let ids = g.leaves.iter().fold(0, |m, &l| m | env.isa.leaves[l as usize].mask);
-            env.read |= (ids & mask_of(0, g.bits)).checked_shl(base).unwrap_or(0);
-            (env.isa.match_group(group, env.bits >> base, env.gen_) == Some(leaf)) as i64
+            let isa = env.isa;
+            let mut path = c.path.clone();
+            let depth = path.len() - 1;
+            let via = path[depth].via;
+            (isa.select_leaf(env, &mut path, depth, group, base, via) == Some(leaf)) as i64
         }
     };
     match c.want {

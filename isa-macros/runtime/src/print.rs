@@ -49,9 +49,8 @@ impl Isa {
                     if let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) {
                         let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
                         if depth + 1 < MAX_DEPTH
-                            && let Some(sub) = self.match_group(group, env.bits >> base, env.gen_)
+                            && self.select_leaf(env, &mut path[..], depth + 1, group, base, i).is_some()
                         {
-                            path[depth + 1] = Step { leaf: sub, case: 0, base, via: i };
                             self.print_leaf(env, path, depth + 1, out);
                         } else {
                             // Decode already rejected this; printing stays total anyway.
@@ -79,6 +78,9 @@ pub(crate) fn format_value(isa: &Isa, ty: Ty, v: i64, width: u32, out: &mut Stri
         }
         Ty::Hex => {
             let _ = write!(out, "{:x}", v as u64 & width_mask(width));
+        }
+        Ty::HexLit => {
+            let _ = write!(out, "0x{:x}", v as u64 & width_mask(width));
         }
         Ty::Bool { on, inverted } => {
             if (v != 0) != inverted {

@@ -191,6 +191,9 @@ pub enum Ty {
     Int,
     /// Lower-case hexadecimal digits, no prefix.
     Hex,
+    /// `0x` and lower-case hex when printed; any integer when assembled
+    /// (decimal, `0x` hex, or negative, taken as two's complement).
+    HexLit,
     /// `on` when set (when clear, if `inverted`), nothing otherwise.
     Bool { on: &'static str, inverted: bool },
     /// Signed, written `+N` / `-N`, nothing when zero.
@@ -336,5 +339,17 @@ impl Field {
 
     pub fn is_signed(&self) -> bool {
         matches!(self.ty, Ty::Int | Ty::Offset)
+    }
+
+    /// The values the assembler accepts for a `width`-bit field of this type.
+    pub fn value_range(&self, width: u32) -> (i128, i128) {
+        let w = width.min(127);
+        let unsigned_max = (1i128 << w) - 1;
+        let signed_min = if w == 0 { 0 } else { -(1i128 << (w - 1)) };
+        match self.ty {
+            Ty::Int | Ty::Offset => (signed_min, (1i128 << w.saturating_sub(1)) - 1),
+            Ty::HexLit => (signed_min, unsigned_max),
+            _ => (0, unsigned_max),
+        }
     }
 }

@@ -1,0 +1,101 @@
+//! Round trips over every target: what the decoder accepts, the printer writes
+//! in a form the assembler reads back to the same bits (ignored bits aside), for
+//! random instructions of every opcode and for random words. Nothing panics.
+
+use isa_runtime::{Isa, TestRng};
+
+/// Prints, parses back and compares; returns a description of any mismatch.
+fn round_trip(isa: &Isa, bits: u128, gen_: u32) -> Result<(), String> {
+    let Ok(inst) = isa.decode(bits, gen_) else { return Ok(()) };
+    let leaf = &isa.leaves[inst.leaf as usize];
+    let care = !isa.ignored_bits(&inst, gen_);
+    let text = isa.print(&inst, gen_);
+    let back =
+        isa.parse(&text, gen_).map_err(|e| format!("{:x} prints `{text}`, which does not assemble: {e}", inst.bits))?;
+    if back.bits & care != inst.bits & care || back.len != inst.len {
+        return Err(format!(
+            "{:x} `{}` prints `{text}`, which assembles to {:x} (differs in {:x})",
+            inst.bits,
+            leaf.key,
+            back.bits,
+            (back.bits ^ inst.bits) & care
+        ));
+    }
+    Ok(())
+}
+
+fn gens(isa: &Isa) -> Vec<u32> {
+    if isa.gens.is_empty() { vec![isa.default_gen] } else { isa.gens.iter().map(|g| g.value).collect() }
+}
+
+fn every_opcode(isa: &Isa, samples: u32) {
+    let mut rng = TestRng::new(0x1234_5678);
+    let mut failures = Vec::new();
+    let mut never_sampled = Vec::new();
+    for &leaf in isa.groups[0].leaves {
+        let l = &isa.leaves[leaf as usize];
+        let mut hits = 0;
+        for g in gens(isa).into_iter().filter(|&g| l.exists_in(g)) {
+            for _ in 0..samples {
+                let Some(inst) = isa.sample(leaf, g, &mut || rng.next_u64()) else { continue };
+                hits += 1;
+                if let Err(e) = round_trip(isa, inst.bits, g) {
+                    failures.push(format!("gen {g}: {e}"));
+                }
+            }
+        }
+        if hits == 0 && gens(isa).iter().any(|&g| l.exists_in(g)) {
+            never_sampled.push(l.key);
+        }
+    }
+    failures.sort();
+    failures.dedup_by(|a, b| a.split('`').nth(1) == b.split('`').nth(1));
+    for f in failures.iter().take(60) {
+        println!("{f}");
+    }
+    assert!(never_sampled.is_empty(), "no valid random encoding found for {never_sampled:?}");
+    assert!(failures.is_empty(), "{} round-trip failures", failures.len());
+}
+
+fn random_words(isa: &Isa, count: u32) {
+    let mut rng = TestRng::new(42);
+    let gens = gens(isa);
+    let mut failures = Vec::new();
+    let mut decoded = 0;
+    for i in 0..count {
+        let g = gens[i as usize % gens.len()];
+        let word =
+            ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) & isa_runtime::mask_of(0, isa.groups[0].bits);
+        if isa.decode(word, g).is_ok() {
+            decoded += 1;
+        }
+        if let Err(e) = round_trip(isa, word, g) {
+            failures.push(format!("gen {g}: {e}"));
+        }
+    }
+    println!("{}: {decoded} of {count} random words decoded", isa.name);
+    for f in failures.iter().take(40) {
+        println!("{f}");
+    }
+    assert!(failures.is_empty(), "{} round-trip failures", failures.len());
+}
+
+#[test]
+fn ir3_every_opcode_round_trips_through_text() {
+    every_opcode(&isa_specs::ir3::ISA, 400);
+}
+
+#[test]
+fn ir3_random_words_decode_or_fail_cleanly() {
+    random_words(&isa_specs::ir3::ISA, 200_000);
+}
+
+#[test]
+fn gcn_every_opcode_round_trips_through_text() {
+    every_opcode(&isa_specs::gcn::ISA, 400);
+}
+
+#[test]
+fn gcn_random_words_decode_or_fail_cleanly() {
+    random_words(&isa_specs::gcn::ISA, 200_000);
+}
