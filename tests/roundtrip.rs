@@ -92,10 +92,10 @@ fn ir3_random_words_decode_or_fail_cleanly() {
 
 #[test]
 fn gcn_every_opcode_round_trips_through_text() {
-    every_opcode(&isa_specs::gcn::ISA, 400);
+    every_opcode(&isa_specs::gcn::ISA, 200);
 }
 
 #[test]
 fn gcn_random_words_decode_or_fail_cleanly() {
-    random_words(&isa_specs::gcn::ISA, 200_000);
+    random_words(&isa_specs::gcn::ISA, 100_000);
 }
