@@ -58,6 +58,11 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
             }
         }
     }
+    if !d.is_empty() {
+        // A file that did not load would only cause follow-on errors about the
+        // names it defines.
+        return Err(d.list);
+    }
     let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
     let out = Lower::new(files, &mut d).run();
     if d.is_empty()

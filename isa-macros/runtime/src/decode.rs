@@ -23,7 +23,7 @@ impl Isa {
     }
 
     /// The length in bits of an encoding of `leaf` whose first bits are `bits`.
-    pub(crate) fn length_of(&self, leaf: u16, bits: Bits, gen_: u32) -> Result<u32, DecodeError> {
+    pub fn length_of(&self, leaf: u16, bits: Bits, gen_: u32) -> Result<u32, DecodeError> {
         let l = &self.leaves[leaf as usize];
         let Some(e) = l.length else { return Ok(l.bits) };
         let mut env = Env { isa: self, bits: bits & mask_of(0, l.min_bits), gen_, read: 0 };
@@ -93,8 +93,9 @@ impl Isa {
         None
     }
 
-    /// The instruction at the start of `bits`.
-    fn select_instruction(&self, bits: Bits, gen_: u32) -> Option<u16> {
+    /// The instruction at the start of `bits`: the encoding the decoder picks,
+    /// before checking its operands.
+    pub fn select_instruction(&self, bits: Bits, gen_: u32) -> Option<u16> {
         let mut env = Env { isa: self, bits, gen_, read: 0 };
         let mut path = [Step { leaf: 0, case: 0, base: 0, via: 0 }];
         self.select_leaf(&mut env, &mut path, 0, 0, 0, 0)

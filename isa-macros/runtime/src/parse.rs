@@ -353,10 +353,9 @@ impl<'a> Parser<'a> {
     /// Gives the bits the constraints read but the text left unbound the
     /// smallest values that satisfy every constraint.
     ///
-    /// Constraints that read disjoint unset bits do not interact (two operands'
-    /// inline constants, say), so each such group is enumerated on its own:
-    /// 2^a + 2^b assignments, not 2^(a+b). Anything irregular falls back to
-    /// enumerating all unset bits together.
+    /// Constraints are solved one at a time where that works (two operands'
+    /// inline constants cost 2^a + 2^b tries, not 2^(a+b)); otherwise all the
+    /// unset bits they read are enumerated together.
     fn solve(&self, st: &mut St, leaf: u16) -> Result<(), String> {
         self.bind_equalities(st);
         let saved = (st.bits, st.bound);
@@ -370,62 +369,68 @@ impl<'a> Parser<'a> {
         self.solve_joint(st, leaf)
     }
 
-    /// Solves each independent group of constraints; `None` when the groups
-    /// are not independent after all (the caller then solves jointly).
+    /// Solves constraints one at a time, the one reading the fewest unset bits
+    /// first, binding its smallest solution. `None` when that greedy order does
+    /// not satisfy everything (the caller then solves jointly, which finds any
+    /// solution this misses).
     fn solve_groups(&self, st: &mut St) -> Option<Result<(), String>> {
-        let mut groups: Vec<(Bits, Vec<usize>)> = Vec::new();
-        for (i, c) in st.cons.iter().enumerate() {
-            let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
-            let holds = check(&mut env, c);
-            let mut m = env.read & !st.bound;
-            if m == 0 {
-                if !holds {
-                    // Decided by the text alone: fail fast.
-                    return Some(Err("operands do not fit any form of this instruction".into()));
+        let mut guessed = false;
+        loop {
+            // Constraints that pin a value go first, then the one with the
+            // fewest unset bits.
+            let mut best: Option<(usize, Bits, (bool, u32))> = None;
+            for (i, c) in st.cons.iter().enumerate() {
+                let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+                let holds = check(&mut env, c);
+                let free = env.read & !st.bound;
+                if free == 0 {
+                    if !holds {
+                        // Decided by the text alone, or by an earlier guess.
+                        return if guessed {
+                            None
+                        } else {
+                            Some(Err("operands do not fit any form of this instruction".into()))
+                        };
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let mut members = vec![i];
-            let mut j = 0;
-            while j < groups.len() {
-                if groups[j].0 & m != 0 {
-                    let (gm, gi) = groups.swap_remove(j);
-                    m |= gm;
-                    members.extend(gi);
-                    j = 0;
-                } else {
-                    j += 1;
-                }
-            }
-            groups.push((m, members));
-        }
-        for (free, members) in groups {
-            let n = free.count_ones();
-            if n > MAX_FREE_BITS {
-                return Some(Err("the text leaves too many fields undetermined".into()));
-            }
-            let mut found = None;
-            for a in 0..(1u64 << n) {
-                let bits = st.bits | deposit(a, free);
-                let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
-                let ok = members.iter().all(|&i| check(&mut env, &st.cons[i]));
-                if env.read & !st.bound & !free != 0 {
-                    return None; // reads more than it did: not independent
-                }
-                if ok {
-                    found = Some(bits);
-                    break;
+                let rank = (!matches!(c.want, Want::Eq(_)), free.count_ones());
+                if best.is_none_or(|(_, _, r)| rank < r) {
+                    best = Some((i, free, rank));
                 }
             }
+            let Some((i, mut free, _)) = best else { break };
+            guessed = true;
+            let found = 'search: loop {
+                let n = free.count_ones();
+                if n > MAX_FREE_BITS {
+                    return None;
+                }
+                for a in 0..(1u64 << n) {
+                    let bits = st.bits | deposit(a, free);
+                    let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
+                    let ok = check(&mut env, &st.cons[i]);
+                    let newly = env.read & !st.bound & !free;
+                    if newly != 0 {
+                        free |= newly;
+                        continue 'search;
+                    }
+                    if ok {
+                        break 'search Some(bits);
+                    }
+                }
+                break None;
+            };
             match found {
                 Some(bits) => {
                     st.bits = bits;
                     st.bound |= free;
                 }
-                None => return Some(Err("operands do not fit any form of this instruction".into())),
+                None => return None,
             }
         }
-        Some(Ok(()))
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        if st.cons.iter().all(|c| check(&mut env, c)) { Some(Ok(())) } else { None }
     }
 
     /// Enumerates every unset bit any constraint reads, together.
