@@ -31,10 +31,6 @@ fn samples_per_opcode() -> u32 {
     std::env::var("ISAGEN_GCN_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(8)
 }
 
-fn run(mc: &str, args: &[&str], input: &str) -> String {
-    run_full(mc, args, input).0
-}
-
 /// llvm-mc's standard output and error.
 fn run_full(mc: &str, args: &[&str], input: &str) -> (String, String) {
     let mut child = Command::new(mc)

@@ -364,8 +364,9 @@ impl<'a> Parser<'a> {
             if self.solve_joint(st, leaf).is_ok() {
                 return Ok(());
             }
-            (st.bits, st.bound) = saved;
         }
+        // The greedy order did not work out: start again from the text alone.
+        (st.bits, st.bound) = saved;
         self.solve_joint(st, leaf)
     }
 
@@ -379,10 +380,12 @@ impl<'a> Parser<'a> {
             // Constraints that pin a value go first, then the one with the
             // fewest unset bits.
             let mut best: Option<(usize, Bits, (bool, u32))> = None;
+            let mut frees = Vec::with_capacity(st.cons.len());
             for (i, c) in st.cons.iter().enumerate() {
                 let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
                 let holds = check(&mut env, c);
                 let free = env.read & !st.bound;
+                frees.push(free);
                 if free == 0 {
                     if !holds {
                         // Decided by the text alone, or by an earlier guess.
@@ -401,6 +404,9 @@ impl<'a> Parser<'a> {
             }
             let Some((i, mut free, _)) = best else { break };
             guessed = true;
+            // Every constraint that reads only these unset bits is decided by
+            // the same choice, so it must hold too.
+            let together: Vec<usize> = (0..st.cons.len()).filter(|&j| frees[j] != 0 && frees[j] & !free == 0).collect();
             let found = 'search: loop {
                 let n = free.count_ones();
                 if n > MAX_FREE_BITS {
@@ -409,7 +415,7 @@ impl<'a> Parser<'a> {
                 for a in 0..(1u64 << n) {
                     let bits = st.bits | deposit(a, free);
                     let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
-                    let ok = check(&mut env, &st.cons[i]);
+                    let ok = check(&mut env, &st.cons[i]) && together.iter().all(|&j| check(&mut env, &st.cons[j]));
                     let newly = env.read & !st.bound & !free;
                     if newly != 0 {
                         free |= newly;
