@@ -21,17 +21,61 @@ struct Record {
 }
 
 /// Encoding families the spec describes; every record of these must pass.
-const DESCRIBED: &[&str] = &["SOP2"];
+const DESCRIBED: &[&str] = &["SOP2", "SOP1", "SOPK", "SOPC", "SOPP"];
 
 /// Families not described yet, so expected to fail. The reason is the same for
 /// each: the YAML for the family has not been written.
 const NOT_YET: &[&str] = &[
-    "SOP1", "SOPK", "SOPC", "SOPP", "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "VINTRP", "DS", "MUBUF",
+    "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "VINTRP", "DS", "MUBUF",
     "MTBUF", "MIMG", "EXP", "FLAT", "SDWA", "DPP",
 ];
 
-/// Individual records of described families that fail, with the reason.
-const KNOWN: &[(&str, &str)] = &[];
+/// Individual records of described families that fail, with the reason. Each
+/// key matches part of the failure message. All of these are assembler input
+/// that LLVM accepts but never prints: one template both prints and parses, so
+/// the spec language has no way to accept text the printer does not write.
+const INPUT_ONLY: &str = "input-only syntax: LLVM accepts it but never prints it, and a template parses only what it prints";
+const KNOWN: &[(&str, &str)] = &[
+    // SOP1: the `_e32` suffix and register lists `[s6,s7]`.
+    ("assemble `s_mov_b64_e32 ", INPUT_ONLY),
+    ("assemble `s_mov_b32 [ttmp5], [ttmp3]`", INPUT_ONLY),
+    ("assemble `s_mov_b64 [", INPUT_ONLY),
+    ("assemble `s_mov_b64 s[6:7], [s8,s9]`", INPUT_ONLY),
+    // SOPK: a bare integer for hwreg(...), or a number for a named register.
+    ("assemble `s_getreg_b32 s2, 0x6`", INPUT_ONLY),
+    ("assemble `s_setreg_b32 0x", INPUT_ONLY),
+    ("assemble `s_setreg_imm32_b32 0x6, 0xff`", INPUT_ONLY),
+    ("assemble `s_setreg_b32 hwreg(5, 1, 31), s2`", INPUT_ONLY),
+    // SOPC/SOPP: a bare integer for gpr_idx(...), or its names out of order.
+    ("assemble `s_set_gpr_idx_on s0, 1`", INPUT_ONLY),
+    ("assemble `s_set_gpr_idx_on s0, 15`", INPUT_ONLY),
+    ("assemble `s_set_gpr_idx_on s0, gpr_idx(SRC1,SRC0)`", INPUT_ONLY),
+    ("assemble `s_set_gpr_idx_on s0, gpr_idx(SRC0,DST,SRC2,SRC1)`", INPUT_ONLY),
+    ("assemble `s_set_gpr_idx_mode 0`", INPUT_ONLY),
+    ("assemble `s_set_gpr_idx_mode 15`", INPUT_ONLY),
+    // SOPP s_waitcnt: a bare integer, `&` or `,` between counters, the `_sat`
+    // forms, and one counter at its maximum (printed as all three).
+    ("assemble `s_waitcnt 0`", INPUT_ONLY),
+    ("assemble `s_waitcnt vmcnt(0) & ", INPUT_ONLY),
+    ("assemble `s_waitcnt vmcnt(0), ", INPUT_ONLY),
+    ("assemble `s_waitcnt vmcnt_sat(", INPUT_ONLY),
+    ("assemble `s_waitcnt expcnt_sat(", INPUT_ONLY),
+    ("assemble `s_waitcnt lgkmcnt_sat(", INPUT_ONLY),
+    ("assemble `s_waitcnt vmcnt(15)`", INPUT_ONLY),
+    ("assemble `s_waitcnt expcnt(7)`", INPUT_ONLY),
+    ("assemble `s_waitcnt lgkmcnt(15)`", INPUT_ONLY),
+    // SOPP s_sendmsg: a bare integer for sendmsg(...), or numbers where LLVM
+    // prints a message or operation name.
+    ("assemble `s_sendmsg 0x", INPUT_ONLY),
+    ("assemble `s_sendmsg 2`", INPUT_ONLY),
+    ("assemble `s_sendmsg 9`", INPUT_ONLY),
+    ("assemble `s_sendmsg sendmsg(1)`", INPUT_ONLY),
+    ("assemble `s_sendmsg sendmsg(4)`", INPUT_ONLY),
+    ("assemble `s_sendmsg sendmsg(2, ", INPUT_ONLY),
+    ("assemble `s_sendmsg sendmsg(3, 0)`", INPUT_ONLY),
+    ("assemble `s_sendmsg sendmsg(15, 1)`", INPUT_ONLY),
+    ("assemble `s_sendmsg sendmsg(MSG_GS, 1", INPUT_ONLY),
+];
 
 fn bytes(s: &str) -> Vec<u8> {
     s.split(',').map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("byte")).collect()
