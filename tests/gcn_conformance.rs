@@ -21,17 +21,26 @@ struct Record {
 }
 
 /// Encoding families the spec describes; every record of these must pass.
-const DESCRIBED: &[&str] = &["SOP2"];
+const DESCRIBED: &[&str] = &["SOP2", "DS"];
 
 /// Families not described yet, so expected to fail. The reason is the same for
 /// each: the YAML for the family has not been written.
 const NOT_YET: &[&str] = &[
-    "SOP1", "SOPK", "SOPC", "SOPP", "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "VINTRP", "DS", "MUBUF",
+    "SOP1", "SOPK", "SOPC", "SOPP", "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "VINTRP", "MUBUF",
     "MTBUF", "MIMG", "EXP", "FLAT", "SDWA", "DPP",
 ];
 
 /// Individual records of described families that fail, with the reason.
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "swizzle(QUAD_PERM, ",
+        "LLVM reads spaces after the commas but prints none; a template cannot say \"white space the printer omits\"",
+    ),
+    (
+        "swizzle(REVERSE,2)",
+        "LLVM reads REVERSE,2 but decodes those bits as SWAP,1; a template only reads what its case prints",
+    ),
+];
 
 fn bytes(s: &str) -> Vec<u8> {
     s.split(',').map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("byte")).collect()
