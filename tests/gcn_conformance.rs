@@ -21,13 +21,12 @@ struct Record {
 }
 
 /// Encoding families the spec describes; every record of these must pass.
-const DESCRIBED: &[&str] = &["SOP2", "SOP1", "SOPK", "SOPC", "SOPP"];
+const DESCRIBED: &[&str] = &["SOP2", "SOP1", "SOPK", "SOPC", "SOPP", "DS", "EXP", "VINTRP", "FLAT"];
 
 /// Families not described yet, so expected to fail. The reason is the same for
 /// each: the YAML for the family has not been written.
 const NOT_YET: &[&str] = &[
-    "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "VINTRP", "DS", "MUBUF",
-    "MTBUF", "MIMG", "EXP", "FLAT", "SDWA", "DPP",
+    "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "MUBUF", "MTBUF", "MIMG", "SDWA", "DPP",
 ];
 
 /// Individual records of described families that fail, with the reason. Each
@@ -75,6 +74,22 @@ const KNOWN: &[(&str, &str)] = &[
     ("assemble `s_sendmsg sendmsg(3, 0)`", INPUT_ONLY),
     ("assemble `s_sendmsg sendmsg(15, 1)`", INPUT_ONLY),
     ("assemble `s_sendmsg sendmsg(MSG_GS, 1", INPUT_ONLY),
+    (
+        "swizzle(QUAD_PERM, ",
+        "LLVM reads spaces after the commas but prints none; a template cannot say \"white space the printer omits\"",
+    ),
+    (
+        "swizzle(REVERSE,2)",
+        "LLVM reads REVERSE,2 but decodes those bits as SWAP,1; a template only reads what its case prints",
+    ),
+    (
+        "assemble `exp mrt0, off",
+        "LLVM 14 reads a comma after the export target but prints none; a template cannot say \"text the printer omits\"",
+    ),
+    ("assemble `flat_atomic_smax v[3:4], v5,`", "LLVM tolerates a trailing comma; the template has none"),
+    ("v[63/8+1", "register numbers written as expressions (`v[63/8+1]`) are not part of the register syntax"),
+    ("v[2*2-2:(3+7)/3]", "register numbers written as expressions are not part of the register syntax"),
+    ("v[8/2+4", "register expressions and lists (`[v[8/2+4],v9,...]`) are not part of the register syntax"),
 ];
 
 fn bytes(s: &str) -> Vec<u8> {

@@ -186,7 +186,7 @@ impl<'d> Lower<'d> {
             let t = t.value;
             for (name, value) in t.opcodes {
                 let at = loc(&path, &name);
-                for (key, opc, range) in self.opcode_segments(&name, &value, &gens, &path) {
+                for (key, opc, range, base) in self.table_rows(&t.extends, &name, &value, &gens, &path) {
                     if let Some(prev) = bdefs.get(&key) {
                         self.d.push(
                             Diagnostic::new(at.clone(), format!("`{key}` is defined twice"))
@@ -216,7 +216,7 @@ impl<'d> Lower<'d> {
                         (key != name.value).then(|| Spanned::new(name.value.clone(), name.referenced, name.defined));
                     let spec = BitsetSpec {
                         name: display_name,
-                        extends: Some(t.extends.clone()),
+                        extends: Some(Spanned::new(base, t.extends.referenced, t.extends.defined)),
                         r#gen,
                         sched: t.sched.clone(),
                         flags: t.flags.clone(),
@@ -371,6 +371,72 @@ impl<'d> Lower<'d> {
 }
 
 impl Lower<'_> {
+    /// The leaves an opcode-table row stands for, with the format each extends:
+    /// the row's generation segments, split further where the table's format
+    /// changes between generations. A row that becomes several leaves keys each
+    /// `mnemonic@generation` (the generation its range starts at).
+    fn table_rows(
+        &mut self,
+        extends: &S<crate::schema::TableBase>,
+        name: &S<String>,
+        value: &S<crate::schema::OpcodeValue>,
+        gens: &[Gen],
+        file: &Path,
+    ) -> Vec<(String, i64, Option<crate::schema::GenRange>, String)> {
+        use crate::schema::{GenRange, TableBase};
+        let segs = self.opcode_segments(name, value, gens, file);
+        let cols = match &extends.value {
+            TableBase::All(b) => return segs.into_iter().map(|(k, o, r)| (k, o, r, b.clone())).collect(),
+            TableBase::PerGen(cols) => cols,
+        };
+        let mut bases: Vec<(usize, &String)> = Vec::new();
+        for (g, b) in cols {
+            match gens.iter().position(|x| x.name == *g || x.aliases.contains(&g.as_str()) || x.value.to_string() == *g)
+            {
+                Some(i) if bases.last().is_none_or(|(j, _)| *j < i) => bases.push((i, b)),
+                Some(_) => {
+                    self.d.err(&loc(file, extends), "list the generations of `extends` oldest first");
+                    return Vec::new();
+                }
+                None => {
+                    self.d.err(&loc(file, extends), format!("`extends`: `{g}` is not a generation of this target"));
+                    return Vec::new();
+                }
+            }
+        }
+        let mut pieces = Vec::new();
+        for (_, opc, range) in segs {
+            let (lo, hi) = range.map_or((None, None), |r| (r.min, r.max));
+            for (j, (i, b)) in bases.iter().enumerate() {
+                let blo = if j == 0 { None } else { Some(gens[*i].value) };
+                let bhi = bases.get(j + 1).map(|(n, _)| gens[*n].value - 1);
+                let min = lo.max(blo);
+                let max = match (hi, bhi) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                if let (Some(a), Some(b)) = (min, max)
+                    && a > b
+                {
+                    continue;
+                }
+                pieces.push((opc, GenRange { min, max }, (*b).clone()));
+            }
+        }
+        let many = pieces.len() > 1;
+        pieces
+            .into_iter()
+            .map(|(opc, r, b)| {
+                let start = r.min.and_then(|m| gens.iter().find(|g| g.value >= m)).or(gens.first());
+                let key = match start {
+                    Some(g) if many => format!("{}@{}", name.value, g.name),
+                    _ => name.value.clone(),
+                };
+                (key, opc, Some(r), b)
+            })
+            .collect()
+    }
+
     /// The leaves an opcode-table row stands for: `(key, opcode, generations)`.
     /// A per-generation row holds each value from its generation up to the next
     /// listed one; `~` means absent from there on.

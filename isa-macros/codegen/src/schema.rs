@@ -150,7 +150,9 @@ pub struct RuleSpec {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct OpcodeTable {
-    pub extends: S<String>,
+    /// The format every row extends: one bitset, or one per generation
+    /// (`{gfx6: ds-gfx6, gfx8: ds-gfx8}`) where a format's layout changes.
+    pub extends: S<TableBase>,
     pub field: S<String>,
     pub r#gen: Option<S<GenRange>>,
     pub sched: Option<S<String>>,
@@ -160,6 +162,41 @@ pub struct OpcodeTable {
     /// generation (`{gfx6: 3, gfx8: 0}`, each value holding until the next listed
     /// generation; `~` for absent from that generation on).
     pub opcodes: IndexMap<S<String>, S<OpcodeValue>>,
+}
+
+/// The bitset an opcode table's rows extend: one for all generations, or one
+/// per generation (each holding until the next listed generation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableBase {
+    All(String),
+    PerGen(Vec<(String, String)>),
+}
+
+impl<'de> Deserialize<'de> for TableBase {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TableBase;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a bitset name, or a map from generation to bitset name")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<TableBase, E> {
+                Ok(TableBase::All(v.to_string()))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<TableBase, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key_seed(ScalarSeed)? {
+                    let v: String = map.next_value()?;
+                    out.push((k, v));
+                }
+                if out.is_empty() {
+                    return Err(de::Error::custom("a per-generation `extends` needs at least one generation"));
+                }
+                Ok(TableBase::PerGen(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// An opcode number, for all generations or per generation.
