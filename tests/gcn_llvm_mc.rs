@@ -79,7 +79,8 @@ fn llvm_disassemble_one(mc: &str, cpu: &str, bits: u128, len: usize) -> Option<S
         return None;
     }
     let lines: Vec<&str> = out.lines().map(str::trim).filter(|l| !l.is_empty() && *l != ".text").collect();
-    Some(lines.join(" | "))
+    let text = lines.join(" | ");
+    (!text.contains("/*invalid")).then_some(text)
 }
 
 fn llvm_disassemble_batch(mc: &str, cpu: &str, words: &[(u128, usize)]) -> Option<Vec<Option<String>>> {
@@ -130,6 +131,13 @@ fn llvm_disassemble_batch(mc: &str, cpu: &str, words: &[(u128, usize)]) -> Optio
     // Word k is on input line 3k + 3, after its two marker lines.
     for (k, a) in answers.iter_mut().enumerate() {
         if rejected.contains(&(3 * k + 3)) {
+            *a = None;
+        }
+    }
+    for a in &mut answers {
+        // llvm-mc marks an operand it finds invalid inside otherwise printed
+        // text; that is a rejection.
+        if a.as_deref().is_some_and(|t| t.contains("/*invalid")) {
             *a = None;
         }
     }
@@ -229,11 +237,33 @@ fn gfx6_text_assembles_to_our_bytes() {
         eprintln!("SKIPPED: llvm-mc (LLVM 14) not found; install llvm-14 to run the GCN differential tests");
         return;
     };
-    let samples = sample_all(&ISA, 6, samples_per_opcode(), 3);
+    // llvm-mc 14 is not self-consistent on one form: it disassembles a
+    // compressed export with half of a lane pair enabled as `v1, off, ... compr`
+    // but assembles that text as the whole pair. Our text keeps the two apart
+    // (and matches llvm-mc's disassembly, checked above); those words are left
+    // out here.
+    let half_pair = |t: &str| {
+        t.starts_with("exp ") && t.contains("compr") && {
+            let lanes: Vec<&str> = t.split(", ").collect();
+            lanes.len() >= 4
+                && ((lanes[0].ends_with("off") != (lanes[1] == "off"))
+                    || ((lanes[2] == "off") != lanes[3].starts_with("off")))
+        }
+    };
+    let samples: Vec<_> =
+        sample_all(&ISA, 6, samples_per_opcode(), 3).into_iter().filter(|s| !half_pair(&s.2)).collect();
     let input: String = samples.iter().map(|(_, _, t)| format!("{t}\n")).collect();
     let (out, err) = run_full(mc, &["-arch=amdgcn", "-mcpu=tahiti", "-show-encoding"], &input);
-    let rejected: Vec<&str> = err.lines().filter(|l| l.contains("error:")).collect();
-    assert!(rejected.is_empty(), "llvm-mc rejected our text:\n{}", rejected.join("\n"));
+    let rejected: Vec<String> = err
+        .lines()
+        .filter(|l| l.contains("error:"))
+        .map(|l| {
+            let line: usize = l.strip_prefix("<stdin>:").and_then(|r| r.split(':').next()?.parse().ok()).unwrap_or(0);
+            let text = samples.get(line.wrapping_sub(1)).map_or("?", |s| s.2.as_str());
+            format!("{l}\n    `{text}`")
+        })
+        .collect();
+    assert!(rejected.is_empty(), "llvm-mc rejected {} of our lines:\n{}", rejected.len(), rejected.join("\n"));
     let encodings: Vec<&str> =
         out.lines().filter_map(|l| l.split("; encoding: [").nth(1)).map(|e| e.trim_end_matches(']')).collect();
     assert_eq!(encodings.len(), samples.len());
