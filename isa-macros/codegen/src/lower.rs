@@ -323,7 +323,7 @@ impl<'d> Lower<'d> {
             let mut members = Vec::new();
             for key in ctx.leaves_under(gname) {
                 if let Some(leaf) = ctx.build_leaf(&key, gi as u16, &params) {
-                    let prio = bdefs[&key].spec.priority.as_ref().map_or(0, |p| p.value);
+                    let prio = ctx.priority_of(&key);
                     members.push((prio, leaves.len() as u16));
                     leaves.push((key, leaf));
                 }
@@ -452,6 +452,12 @@ impl<'b> Ctx<'_, 'b> {
                 cur = p;
             }
         }
+    }
+
+    /// A bitset's decoding priority: the nearest along its chain (its own first),
+    /// so an instruction table's rows take their format's.
+    fn priority_of(&self, key: &str) -> i64 {
+        self.chain(key).iter().find_map(|b| b.spec.priority.as_ref().map(|p| p.value)).unwrap_or(0)
     }
 
     /// The chain from `key` up to its root (leaf first). Stops at unknown parents
@@ -1035,9 +1041,11 @@ impl<'b> Ctx<'_, 'b> {
 
     /// Parses a display template: literal text and `{FIELD}` references
     /// (`{NAME}` is the leaf's name; `{{` and `}}` are literal braces).
+    /// Leading white space is kept: an operand may print ` offset:4` in one
+    /// form and nothing in another.
     fn template(&mut self, t: &S<String>, file: &Path, defs: &[FDef]) -> &'static [Tok] {
         let at = loc(file, t);
-        let text = t.value.trim();
+        let text = t.value.trim_end();
         let mut toks = Vec::new();
         let mut lit = String::new();
         let mut chars = text.char_indices().peekable();
@@ -1171,8 +1179,8 @@ impl<'b> Ctx<'_, 'b> {
                     if (la.value ^ lb.value) & la.mask & lb.mask != 0 {
                         continue;
                     }
-                    let pa = self.bdefs[ka].spec.priority.as_ref().map_or(0, |p| p.value);
-                    let pb = self.bdefs[kb].spec.priority.as_ref().map_or(0, |p| p.value);
+                    let pa = self.priority_of(ka);
+                    let pb = self.priority_of(kb);
                     if pa != pb {
                         continue;
                     }
