@@ -21,17 +21,21 @@ struct Record {
 }
 
 /// Encoding families the spec describes; every record of these must pass.
-const DESCRIBED: &[&str] = &["SOP2"];
+const DESCRIBED: &[&str] = &["SOP2", "MUBUF", "MTBUF", "MIMG"];
 
 /// Families not described yet, so expected to fail. The reason is the same for
 /// each: the YAML for the family has not been written.
 const NOT_YET: &[&str] = &[
-    "SOP1", "SOPK", "SOPC", "SOPP", "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "VINTRP", "DS", "MUBUF",
-    "MTBUF", "MIMG", "EXP", "FLAT", "SDWA", "DPP",
+    "SOP1", "SOPK", "SOPC", "SOPP", "SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "VINTRP", "DS", "EXP",
+    "FLAT", "SDWA", "DPP",
 ];
 
 /// Individual records of described families that fail, with the reason.
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[(
+    // tonga and tahiti, assembling only.
+    "format:(2 + 3 * 16)`",
+    "the assembler reads numbers, not integer expressions, in operands",
+)];
 
 fn bytes(s: &str) -> Vec<u8> {
     s.split(',').map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("byte")).collect()

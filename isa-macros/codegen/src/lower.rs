@@ -521,7 +521,8 @@ impl<'b> Ctx<'_, 'b> {
         for b in self.bdefs.values() {
             let fields = b.spec.fields.iter().flatten();
             let case_fields = b.spec.cases.iter().flatten().flat_map(|c| c.value.fields.iter().flatten());
-            for (_, f) in fields.chain(case_fields) {
+            let accept_fields = b.spec.accepts.iter().flatten().flat_map(|c| c.value.fields.iter().flatten());
+            for (_, f) in fields.chain(case_fields).chain(accept_fields) {
                 if self.bdefs.contains_key(&f.value.ty.value) {
                     uses.push(f.value.ty.value.clone());
                 }
@@ -786,6 +787,31 @@ impl<'b> Ctx<'_, 'b> {
         let default_fields = self.lower_fields(key, size, &defs, mask, dontcare);
         let mut cases = Vec::new();
         let mut own_fields = Vec::new();
+        // Assembler-only templates first: without a `when` they put no condition
+        // on the cases after them, and the decoder skips them.
+        for b in &chain {
+            for a in b.spec.accepts.iter().flatten() {
+                own_fields.push(a.value.fields.is_some());
+                let mut adefs = defs.clone();
+                for (k, f) in a.value.fields.iter().flatten() {
+                    let nd = FDef {
+                        name: k.value.clone(),
+                        file: &b.file,
+                        at: loc(&b.file, k),
+                        spec: Some(&f.value),
+                        param: None,
+                        fixed: false,
+                    };
+                    match adefs.iter_mut().find(|x| x.name == k.value) {
+                        Some(x) => *x = nd,
+                        None => adefs.push(nd),
+                    }
+                }
+                let fields = self.lower_fields(key, size, &adefs, mask, dontcare);
+                let display = self.template(&a.value.display, &b.file, &adefs);
+                cases.push(Case { when: None, display, fields, parse_only: true });
+            }
+        }
         for (file, c) in &case_specs {
             own_fields.push(c.value.fields.is_some());
             let mut cdefs = defs.clone();
@@ -813,10 +839,10 @@ impl<'b> Ctx<'_, 'b> {
                 }
             };
             let display = self.template(display.1, display.0, &cdefs);
-            cases.push(Case { when: Some(when), display, fields });
+            cases.push(Case { when: Some(when), display, fields, parse_only: false });
         }
         let display = self.template(default_display.1, default_display.0, &defs);
-        cases.push(Case { when: None, display, fields: default_fields });
+        cases.push(Case { when: None, display, fields: default_fields, parse_only: false });
         let mut requires = Vec::new();
         for b in &chain {
             if let Some(r) = &b.spec.requires {
