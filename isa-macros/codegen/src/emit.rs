@@ -222,8 +222,8 @@ impl Emit for Case {
             }
             None => quote!(None),
         };
-        let (d, f) = (self.display.emit(), self.fields.emit());
-        quote!(::isa_runtime::Case { when: #w, display: #d, fields: #f })
+        let (d, f, p) = (self.display.emit(), self.fields.emit(), self.parse_only);
+        quote!(::isa_runtime::Case { when: #w, display: #d, fields: #f, parse_only: #p })
     }
 }
 

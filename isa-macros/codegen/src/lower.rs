@@ -328,7 +328,7 @@ impl<'d> Lower<'d> {
             let mut members = Vec::new();
             for key in ctx.leaves_under(gname) {
                 if let Some(leaf) = ctx.build_leaf(&key, gi as u16, &params) {
-                    let prio = bdefs[&key].spec.priority.as_ref().map_or(0, |p| p.value);
+                    let prio = ctx.priority_of(&key);
                     members.push((prio, leaves.len() as u16));
                     leaves.push((key, leaf));
                 }
@@ -525,6 +525,12 @@ impl<'b> Ctx<'_, 'b> {
         }
     }
 
+    /// A bitset's decoding priority: the nearest along its chain (its own first),
+    /// so an instruction table's rows take their format's.
+    fn priority_of(&self, key: &str) -> i64 {
+        self.chain(key).iter().find_map(|b| b.spec.priority.as_ref().map(|p| p.value)).unwrap_or(0)
+    }
+
     /// The chain from `key` up to its root (leaf first). Stops at unknown parents
     /// and cycles (reported elsewhere).
     fn chain(&self, key: &str) -> Vec<&'b BDef> {
@@ -586,7 +592,8 @@ impl<'b> Ctx<'_, 'b> {
         for b in self.bdefs.values() {
             let fields = b.spec.fields.iter().flatten();
             let case_fields = b.spec.cases.iter().flatten().flat_map(|c| c.value.fields.iter().flatten());
-            for (_, f) in fields.chain(case_fields) {
+            let accept_fields = b.spec.accepts.iter().flatten().flat_map(|c| c.value.fields.iter().flatten());
+            for (_, f) in fields.chain(case_fields).chain(accept_fields) {
                 if self.bdefs.contains_key(&f.value.ty.value) {
                     uses.push(f.value.ty.value.clone());
                 }
@@ -851,6 +858,31 @@ impl<'b> Ctx<'_, 'b> {
         let default_fields = self.lower_fields(key, size, &defs, mask, dontcare);
         let mut cases = Vec::new();
         let mut own_fields = Vec::new();
+        // Assembler-only templates first: without a `when` they put no condition
+        // on the cases after them, and the decoder skips them.
+        for b in &chain {
+            for a in b.spec.accepts.iter().flatten() {
+                own_fields.push(a.value.fields.is_some());
+                let mut adefs = defs.clone();
+                for (k, f) in a.value.fields.iter().flatten() {
+                    let nd = FDef {
+                        name: k.value.clone(),
+                        file: &b.file,
+                        at: loc(&b.file, k),
+                        spec: Some(&f.value),
+                        param: None,
+                        fixed: false,
+                    };
+                    match adefs.iter_mut().find(|x| x.name == k.value) {
+                        Some(x) => *x = nd,
+                        None => adefs.push(nd),
+                    }
+                }
+                let fields = self.lower_fields(key, size, &adefs, mask, dontcare);
+                let display = self.template(&a.value.display, &b.file, &adefs);
+                cases.push(Case { when: None, display, fields, parse_only: true });
+            }
+        }
         for (file, c) in &case_specs {
             own_fields.push(c.value.fields.is_some());
             let mut cdefs = defs.clone();
@@ -878,10 +910,10 @@ impl<'b> Ctx<'_, 'b> {
                 }
             };
             let display = self.template(display.1, display.0, &cdefs);
-            cases.push(Case { when: Some(when), display, fields });
+            cases.push(Case { when: Some(when), display, fields, parse_only: false });
         }
         let display = self.template(default_display.1, default_display.0, &defs);
-        cases.push(Case { when: None, display, fields: default_fields });
+        cases.push(Case { when: None, display, fields: default_fields, parse_only: false });
         let mut requires = Vec::new();
         for b in &chain {
             if let Some(r) = &b.spec.requires {
@@ -1106,9 +1138,11 @@ impl<'b> Ctx<'_, 'b> {
 
     /// Parses a display template: literal text and `{FIELD}` references
     /// (`{NAME}` is the leaf's name; `{{` and `}}` are literal braces).
+    /// Leading white space is kept: an operand may print ` offset:4` in one
+    /// form and nothing in another.
     fn template(&mut self, t: &S<String>, file: &Path, defs: &[FDef]) -> &'static [Tok] {
         let at = loc(file, t);
-        let text = t.value.trim();
+        let text = t.value.trim_end();
         let mut toks = Vec::new();
         let mut lit = String::new();
         let mut chars = text.char_indices().peekable();
@@ -1242,8 +1276,8 @@ impl<'b> Ctx<'_, 'b> {
                     if (la.value ^ lb.value) & la.mask & lb.mask != 0 {
                         continue;
                     }
-                    let pa = self.bdefs[ka].spec.priority.as_ref().map_or(0, |p| p.value);
-                    let pb = self.bdefs[kb].spec.priority.as_ref().map_or(0, |p| p.value);
+                    let pa = self.priority_of(ka);
+                    let pb = self.priority_of(kb);
                     if pa != pb {
                         continue;
                     }

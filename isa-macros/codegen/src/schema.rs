@@ -85,6 +85,8 @@ pub struct BitsetSpec {
     /// Bits the hardware ignores, always or under a condition.
     pub ignore: Option<Vec<S<IgnoreSpec>>>,
     pub cases: Option<Vec<S<CaseSpec>>>,
+    /// Other text the assembler accepts for this encoding; never printed.
+    pub accepts: Option<Vec<S<AcceptSpec>>>,
     pub rules: Option<Vec<S<RuleSpec>>>,
     pub sched: Option<S<String>>,
     pub flags: Option<Vec<S<String>>>,
@@ -121,6 +123,16 @@ pub struct ParamSpec {
 pub struct CaseSpec {
     pub when: S<ExprText>,
     pub display: Option<S<String>>,
+    pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
+    pub doc: Option<S<String>>,
+}
+
+/// An assembler-only template: like a case without `when`, which the printer
+/// never picks.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptSpec {
+    pub display: S<String>,
     pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
     pub doc: Option<S<String>>,
 }

@@ -215,3 +215,61 @@ fn text_cannot_pick_a_form_the_decoder_would_not() {
     assert!(err.message.contains("do not fit") || err.message.contains("not"), "{err}");
     assert_eq!(isa.assemble("mov s2, 126", 0).unwrap(), (0x0001_02fe, 32));
 }
+
+/// Assembler-only text (`accepts:`), an operand that prints nothing or text with
+/// a leading space, and a format's priority passed to its table rows.
+const ACCEPTS: &str = r#"
+isa: acc
+instruction: op
+bitsets:
+  off:
+    size: 4
+  off-zero:
+    extends: off
+    pattern: {0..3: "0000"}
+    priority: 1
+    display: ""
+  off-imm:
+    extends: off
+    fields: {N: {bits: 0..3, type: uint}}
+    display: " offset:{N}"
+  reg:
+    size: 4
+  reg-first:
+    extends: reg
+    fields: {N: {bits: 0..3, type: uint}}
+    display: "r{N}"
+    accepts:
+      - {display: "r[{N}:{HI}]", fields: {HI: {expr: N + 1, type: uint}}}
+  op:
+    size: 16
+    fields:
+      R: {bits: 0..3, type: reg}
+      OFF: {bits: 4..7, type: off}
+      OPC: {bits: 8..14, type: uint}
+      LOW: {bits: 15, type: uint}
+    display: "{NAME} {R}{OFF}"
+  # Rows of `op-odd` share OPC with rows of `op`; the priority comes from here.
+  op-odd:
+    extends: op
+    priority: 1
+    requires: LOW == 1
+instructions:
+  - {extends: op, field: OPC, opcodes: {ld: 1}}
+  - {extends: op-odd, field: OPC, opcodes: {ld2: 1}}
+"#;
+
+#[test]
+fn accepted_text_assembles_but_never_prints() {
+    let isa = load("accepts", ACCEPTS);
+    let ld = isa.decode(0x0125, 0).unwrap();
+    assert_eq!(isa.print(&ld, 0), "ld r5 offset:2");
+    assert_eq!(isa.print(&isa.decode(0x0105, 0).unwrap(), 0), "ld r5");
+    assert_eq!(isa.assemble("ld r5 offset:2", 0).unwrap(), (0x0125, 16));
+    // The range reads back as its first register.
+    assert_eq!(isa.assemble("ld r[5:6] offset:2", 0).unwrap(), (0x0125, 16));
+    assert!(isa.assemble("ld r[5:7]", 0).is_err());
+    // The inherited priority lets `ld2` overlap `ld` and decode first when it can.
+    assert_eq!(isa.print(&isa.decode(0x8105, 0).unwrap(), 0), "ld2 r5");
+    assert_eq!(isa.assemble("ld2 r5", 0).unwrap(), (0x8105, 16));
+}

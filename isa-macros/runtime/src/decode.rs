@@ -107,6 +107,9 @@ impl Isa {
         let default = (leaf.cases.len() - 1) as u16;
         path[depth].case = default;
         for (i, case) in leaf.cases.iter().enumerate() {
+            if case.parse_only {
+                continue;
+            }
             match case.when {
                 None => return i as u16,
                 Some(e) => {

@@ -34,6 +34,7 @@ impl<'a> Builder<'a> {
         leaf.cases
             .iter()
             .rev()
+            .filter(|c| !c.parse_only)
             .flat_map(|c| c.fields.iter())
             .find(|f| f.name == name)
             .ok_or_else(|| FieldError::NoSuchField { leaf: leaf.key, field: name.to_string() })

@@ -29,7 +29,7 @@ impl Isa {
             return bits;
         }
         // Operand fields of any case: give each a random form of its group.
-        for case in l.cases {
+        for case in l.cases.iter().filter(|c| !c.parse_only) {
             for f in case.fields {
                 let (Ty::Group { group, .. }, Src::Bits(r)) = (f.ty, f.src) else { continue };
                 let Some(first) = r.first() else { continue };

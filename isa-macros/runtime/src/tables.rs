@@ -133,6 +133,9 @@ pub struct Case {
     pub display: &'static [Tok],
     /// Fields visible in this case.
     pub fields: &'static [Field],
+    /// Assembler-only text (`accepts:`): the decoder and printer skip it. These
+    /// come first and have no `when`, so they add no condition to later cases.
+    pub parse_only: bool,
 }
 
 /// Bits the hardware ignores (when `when` holds, or always): the text does not
