@@ -26,8 +26,8 @@ const DESCRIBED: &[&str] = &["SOP2", "SMRD", "SMEM", "VOP1", "VOP2", "VOPC"];
 /// Families not described yet, so expected to fail. The reason is the same for
 /// each: the YAML for the family has not been written.
 const NOT_YET: &[&str] = &[
-    "SOP1", "SOPK", "SOPC", "SOPP", "VOP3a", "VOP3b", "VINTRP", "DS", "MUBUF",
-    "MTBUF", "MIMG", "EXP", "FLAT", "SDWA", "DPP",
+    "SOP1", "SOPK", "SOPC", "SOPP", "VOP3a", "VOP3b", "VINTRP", "DS", "MUBUF", "MTBUF", "MIMG", "EXP", "FLAT", "SDWA",
+    "DPP",
 ];
 
 // Why records of described families fail; each is a syntax LLVM reads that the
@@ -68,7 +68,10 @@ const KNOWN: &[(&str, &str)] = &[
         REG_LIST,
     ),
     ("tahiti assemble `s_buffer_load_dword ttmp1, [ttmp4,ttmp5,ttmp6,ttmp7], ttmp4`:", REG_LIST),
-    ("tahiti assemble `s_buffer_load_dwordx4 [ttmp8,ttmp9,ttmp10,ttmp11], [ttmp4,ttmp5,ttmp6,ttmp7], ttmp4`:", REG_LIST),
+    (
+        "tahiti assemble `s_buffer_load_dwordx4 [ttmp8,ttmp9,ttmp10,ttmp11], [ttmp4,ttmp5,ttmp6,ttmp7], ttmp4`:",
+        REG_LIST,
+    ),
     (
         "tahiti assemble `s_buffer_load_dwordx4 [ttmp[8],ttmp[8+1],ttmp[5*2],ttmp[(3+2)*2+1]], ttmp[45/11:(33+45)/11], ttmp4`:",
         REG_LIST,
