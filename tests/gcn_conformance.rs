@@ -21,19 +21,116 @@ struct Record {
 }
 
 /// Encoding families the spec describes; every record of these must pass.
-const DESCRIBED: &[&str] =
-    &["SOP2", "SOP1", "SOPK", "SOPC", "SOPP", "DS", "EXP", "VINTRP", "FLAT", "MUBUF", "MTBUF", "MIMG"];
+const DESCRIBED: &[&str] = &[
+    "SOP2", "SOP1", "SOPK", "SOPC", "SOPP", "DS", "EXP", "VINTRP", "FLAT", "MUBUF", "MTBUF", "MIMG", "SMRD", "SMEM",
+    "VOP1", "VOP2", "VOPC",
+];
 
 /// Families not described yet, so expected to fail. The reason is the same for
 /// each: the YAML for the family has not been written.
-const NOT_YET: &[&str] = &["SMRD", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b", "SDWA", "DPP"];
+const NOT_YET: &[&str] = &["VOP3a", "VOP3b", "SDWA", "DPP"];
 
 /// Individual records of described families that fail, with the reason. Each
 /// key matches part of the failure message. Most are assembler input that LLVM
 /// accepts but never prints; `accepts:` templates can now express such input,
 /// and these are still to be written.
+// Why records of described families fail; each is a syntax LLVM reads that the
+// spec language cannot yet express (the printed text of every one decodes right).
+
+/// A decimal float written for a literal: LLVM encodes its IEEE bits for the
+/// operand's type (f32 bits for 32-bit operands, the high half of the double for
+/// f64, half bits for f16). The literal operand reads integers only, and no
+/// field type reads a float but prints hex.
+const FLOAT_LITERAL: &str = "decimal float as a literal (no type reads a float and prints hex)";
+/// `0.0` for the inline constant 0: the inline integer form prints `0`, and an
+/// enum cannot give code 128 a second spelling.
+const FLOAT_ZERO: &str = "`0.0` read as inline constant 0 (one spelling per code)";
+/// v_nop/v_clrexcp print without `_e32` but LLVM accepts the suffix; `{?text}`
+/// is text the printer writes, so it cannot add text only the reader accepts.
+const UNPRINTED_SUFFIX: &str = "`_e32` accepted but not printed (template has no read-only text)";
+/// LLVM reads operands with a missing comma; templates require the `, ` they print.
+const NO_COMMA: &str = "operands without a separating comma";
+/// LLVM also reads registers as lists and index expressions (`[v1,v2]`,
+/// `ttmp[(3+2)*2+1]`), which print canonically; the assembler reads the
+/// canonical register syntax only.
+const REG_LIST: &str = "register list / index expression syntax";
+/// The SMEM offset may be left out in LLVM's syntax (then 0); a template cannot
+/// make an operand optional, only literal text.
+const OMITTED_OFFSET: &str = "omitted SMEM offset (optional operands are not expressible)";
+
 const INPUT_ONLY: &str = "input-only syntax LLVM accepts but never prints; no `accepts:` template for it yet";
 const KNOWN: &[(&str, &str)] = &[
+    ("tonga assemble `s_load_dword s1, s[2:3]`:", OMITTED_OFFSET),
+    ("tonga assemble `s_load_dwordx4 [ttmp4,ttmp5,ttmp6,ttmp7], [ttmp2,ttmp3], ttmp4`:", REG_LIST),
+    ("tonga assemble `s_buffer_load_dwordx4 [ttmp8,ttmp9,ttmp10,ttmp11], [ttmp4,ttmp5,ttmp6,ttmp7], ttmp4`:", REG_LIST),
+    (
+        "tonga assemble `s_buffer_load_dwordx4 [ttmp[8],ttmp[8+1],ttmp[5*2],ttmp[(3+2)*2+1]], ttmp[45/11:(33+45)/11], ttmp4`:",
+        REG_LIST,
+    ),
+    (
+        "tonga assemble `s_buffer_load_dwordx4 ttmp[7+1:(3+2)*2+1], [ttmp[45/11],ttmp[5],ttmp6,ttmp[(33+45)/11]], ttmp4`:",
+        REG_LIST,
+    ),
+    ("tahiti assemble `s_buffer_load_dword ttmp1, [ttmp4,ttmp5,ttmp6,ttmp7], ttmp4`:", REG_LIST),
+    (
+        "tahiti assemble `s_buffer_load_dwordx4 [ttmp8,ttmp9,ttmp10,ttmp11], [ttmp4,ttmp5,ttmp6,ttmp7], ttmp4`:",
+        REG_LIST,
+    ),
+    (
+        "tahiti assemble `s_buffer_load_dwordx4 [ttmp[8],ttmp[8+1],ttmp[5*2],ttmp[(3+2)*2+1]], ttmp[45/11:(33+45)/11], ttmp4`:",
+        REG_LIST,
+    ),
+    ("tonga assemble `v_add_f32 v1, 100.0, v3`:", FLOAT_LITERAL),
+    ("tonga assemble `v_add_f32 v1, -100.0, v3`:", FLOAT_LITERAL),
+    ("tonga assemble `v_madak_f32 v1, v2, v3, 64.0`:", FLOAT_LITERAL),
+    ("tonga assemble `v_madmk_f16 v1, v2, 64.0, v3`:", FLOAT_LITERAL),
+    ("tonga assemble `v_mov_b32_e32 v0, 3.125`:", FLOAT_LITERAL),
+    ("tonga assemble `v_fract_f64 v[0:1], 0.0`:", FLOAT_ZERO),
+    ("tonga assemble `v_fract_f64 v[0:1], 1.5`:", FLOAT_LITERAL),
+    ("tonga assemble `v_trunc_f32 v0, 1.5`:", FLOAT_LITERAL),
+    ("tonga assemble `v_fract_f64 v[0:1], -3.1415`:", FLOAT_LITERAL),
+    ("tonga assemble `v_fract_f64 v[0:1], 100000000000000000000000.0`:", FLOAT_LITERAL),
+    ("tonga assemble `v_trunc_f32 v0, 100000000000000000000000.0`:", FLOAT_LITERAL),
+    ("tonga assemble `v_fract_f64 v[0:1], 10000000.0`:", FLOAT_LITERAL),
+    ("tonga assemble `v_fract_f64 v[0:1], 3.402823e+38`:", FLOAT_LITERAL),
+    ("tonga assemble `v_trunc_f32 v0, 3.402823e+38`:", FLOAT_LITERAL),
+    ("tonga assemble `v_fract_f64 v[0:1], 2.3509886e-38`:", FLOAT_LITERAL),
+    ("tonga assemble `v_fract_f64 v[0:1], 2.3509886e-70`:", FLOAT_LITERAL),
+    ("tonga assemble `v_and_b32_e32 v0, 0.0, v1`:", FLOAT_ZERO),
+    ("tonga assemble `v_and_b32_e32 v0, -3.1415, v1`:", FLOAT_LITERAL),
+    ("tonga assemble `v_and_b32_e32 v0, 100000000000000000000000.0, v1`:", FLOAT_LITERAL),
+    ("tonga assemble `v_and_b32_e32 v0, 10000000.0, v1`:", FLOAT_LITERAL),
+    ("tonga assemble `v_and_b32_e32 v0, 2.3509886e-38, v1`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_add_f32 v1, 100.0, v3`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_add_i32_e32 v0, vcc, 3.125, v0`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_madmk_f32 v1, v2, 64.0, v3`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_madak_f32 v1, v2, v3, 64.0`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_mov_b32_e32 v0, 3.125`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_fract_f64 v[0:1], 0.0`:", FLOAT_ZERO),
+    ("tahiti assemble `v_fract_f64 v[0:1], 1.5`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_trunc_f32 v0, 1.5`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_fract_f64 v[0:1], -3.1415`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_fract_f64 v[0:1], 100000000000000000000000.0`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_trunc_f32 v0, 100000000000000000000000.0`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_fract_f64 v[0:1], 10000000.0`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_fract_f64 v[0:1], 3.402823e+38`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_trunc_f32 v0, 3.402823e+38`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_fract_f64 v[0:1], 2.3509886e-38`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_fract_f64 v[0:1], 2.3509886e-70`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_and_b32_e32 v0, 0.0, v1`:", FLOAT_ZERO),
+    ("tahiti assemble `v_and_b32_e32 v0, -3.1415, v1`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_and_b32_e32 v0, 100000000000000000000000.0, v1`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_and_b32_e32 v0, 10000000.0, v1`:", FLOAT_LITERAL),
+    ("tahiti assemble `v_and_b32_e32 v0, 2.3509886e-38, v1`:", FLOAT_LITERAL),
+    ("tonga assemble `v_nop_e32`:", UNPRINTED_SUFFIX),
+    ("tahiti assemble `v_nop_e32`:", UNPRINTED_SUFFIX),
+    ("tahiti assemble `v_clrexcp_e32`:", UNPRINTED_SUFFIX),
+    ("tonga assemble `v_max_f32 v1, v2 v3`:", NO_COMMA),
+    ("tahiti assemble `v_max_f32 v1, v2 v3`:", NO_COMMA),
+    ("tonga assemble `v_mov_b32 [v1], [v2]`:", REG_LIST),
+    ("tonga assemble `v_rcp_f64 [v1,v2], [v2,v3]`:", REG_LIST),
+    ("tahiti assemble `v_mov_b32_e32 [v1], [v2]`:", REG_LIST),
+    ("tahiti assemble `v_rcp_f64 [v1,v2], [v2,v3]`:", REG_LIST),
     // MTBUF, tonga and tahiti, assembling only.
     ("format:(2 + 3 * 16)`", "the assembler reads numbers, not integer expressions, in operands"),
     // SOP1: the `_e32` suffix and register lists `[s6,s7]`.

@@ -212,8 +212,12 @@ impl<'d> Lower<'d> {
                         (Some(r), None) => Some(Spanned::new(r, value.referenced, value.defined)),
                         (None, g) => g.clone(),
                     };
+                    // `mnemonic@tag` keys a row apart from a same-named one of
+                    // another table (another format in other generations); it
+                    // prints as the mnemonic.
+                    let mnemonic = name.value.split('@').next().unwrap_or(&name.value);
                     let display_name =
-                        (key != name.value).then(|| Spanned::new(name.value.clone(), name.referenced, name.defined));
+                        (key != mnemonic).then(|| Spanned::new(mnemonic.to_string(), name.referenced, name.defined));
                     let spec = BitsetSpec {
                         name: display_name,
                         extends: Some(Spanned::new(base, t.extends.referenced, t.extends.defined)),

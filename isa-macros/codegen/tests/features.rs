@@ -273,3 +273,42 @@ fn accepted_text_assembles_but_never_prints() {
     assert_eq!(isa.print(&isa.decode(0x8105, 0).unwrap(), 0), "ld2 r5");
     assert_eq!(isa.assemble("ld2 r5", 0).unwrap(), (0x8105, 16));
 }
+
+/// One mnemonic in two formats of disjoint generations (GCN's SMRD and SMEM):
+/// `@tag` keys the rows apart and is not printed.
+const TAGGED: &str = r#"
+isa: tagged
+instruction: op
+generations:
+  - {name: old, value: 1}
+  - {name: new, value: 2}
+bitsets:
+  op:
+    size: 8
+  short:
+    extends: op
+    gen: ..1
+    pattern: {7: "0"}
+    fields: {OPC: {bits: 0..6, type: uint}}
+    display: "{NAME}"
+  long:
+    extends: op
+    gen: 2..
+    pattern: {0: "1"}
+    fields: {OPC: {bits: 1..7, type: uint}}
+    display: "{NAME}"
+instructions:
+  - {extends: short, field: OPC, opcodes: {load@short: 3}}
+  - {extends: long, field: OPC, opcodes: {load: 5}}
+"#;
+
+#[test]
+fn a_tag_keys_a_row_apart_and_is_not_printed() {
+    let isa = load("tagged", TAGGED);
+    assert!(isa.leaf_by_key("load@short").is_some() && isa.leaf_by_key("load").is_some());
+    let text = |w: u128, g: u32| isa.decode(w, g).map(|i| isa.print(&i, g)).ok();
+    assert_eq!(text(3, 1).as_deref(), Some("load"));
+    assert_eq!(text(0b1011, 2).as_deref(), Some("load"));
+    assert_eq!(isa.assemble("load", 1).unwrap(), (3, 8));
+    assert_eq!(isa.assemble("load", 2).unwrap(), (0b1011, 8));
+}
