@@ -30,12 +30,9 @@ const DESCRIBED: &[&str] = &[
 /// each: the YAML for the family has not been written.
 const NOT_YET: &[&str] = &["VOP3a", "VOP3b", "SDWA", "DPP"];
 
-/// Individual records of described families that fail, with the reason. Each
-/// key matches part of the failure message. Most are assembler input that LLVM
-/// accepts but never prints; `accepts:` templates can now express such input,
-/// and these are still to be written.
-// Why records of described families fail; each is a syntax LLVM reads that the
-// spec language cannot yet express (the printed text of every one decodes right).
+// Why records of described families fail: each is input syntax LLVM reads but
+// never prints (every record's printed text decodes right). `accepts:`
+// templates can express some of it; those are still to be written.
 
 /// A decimal float written for a literal: LLVM encodes its IEEE bits for the
 /// operand's type (f32 bits for 32-bit operands, the high half of the double for
@@ -59,6 +56,8 @@ const REG_LIST: &str = "register list / index expression syntax";
 const OMITTED_OFFSET: &str = "omitted SMEM offset (optional operands are not expressible)";
 
 const INPUT_ONLY: &str = "input-only syntax LLVM accepts but never prints; no `accepts:` template for it yet";
+/// Individual records of described families that fail, with the reason. Each
+/// key matches part of the failure message.
 const KNOWN: &[(&str, &str)] = &[
     ("tonga assemble `s_load_dword s1, s[2:3]`:", OMITTED_OFFSET),
     ("tonga assemble `s_load_dwordx4 [ttmp4,ttmp5,ttmp6,ttmp7], [ttmp2,ttmp3], ttmp4`:", REG_LIST),
