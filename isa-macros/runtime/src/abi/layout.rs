@@ -193,7 +193,7 @@ impl Variant {
                     return Err(AbiError::InvariantFailed {
                         block: b.name,
                         check: inv.text,
-                        params: describe(abi, self, gen_, params),
+                        params: self.describe(abi, gen_, params),
                         block_index: bi as u16,
                         invariant: k as u16,
                     });
@@ -236,6 +236,16 @@ impl Variant {
             .ok_or(AbiError::Absent { arg: a.name })
     }
 
+    /// `n = 3, gen 8`: the values of this variant's free parameters, for messages.
+    pub fn describe(&self, abi: &Abi, gen_: u32, params: &[i64]) -> String {
+        let mut parts: Vec<String> =
+            self.free.iter().map(|&k| format!("{} = {}", abi.params[k as usize].name, params[k as usize])).collect();
+        if !abi.gens.is_empty() {
+            parts.push(format!("gen {gen_}"));
+        }
+        if parts.is_empty() { "the only layout".into() } else { parts.join(", ") }
+    }
+
     /// The argument a name refers to: `(block, arg)`.
     pub fn find_arg(&self, name: &str) -> Option<(u16, u16)> {
         self.blocks
@@ -273,14 +283,4 @@ impl Layout {
     pub fn kind(&self, e: &Entry) -> ArgKind {
         self.variant.blocks[e.block as usize].args[e.arg as usize].kind
     }
-}
-
-/// `n = 3, gen 8`: parameter values for messages.
-pub(crate) fn describe(abi: &Abi, variant: &Variant, gen_: u32, params: &[i64]) -> String {
-    let mut parts: Vec<String> =
-        variant.free.iter().map(|&k| format!("{} = {}", abi.params[k as usize].name, params[k as usize])).collect();
-    if !abi.gens.is_empty() {
-        parts.push(format!("gen {gen_}"));
-    }
-    if parts.is_empty() { "the only layout".into() } else { parts.join(", ") }
 }

@@ -14,7 +14,7 @@ impl Layout {
         let mut s = format!("# {} {stage} / {}\n\n", abi.name, v.name);
         line(&mut s, &v.doc.replace('\n', " "));
         line(&mut s, &format!("Source: {}", abi.source));
-        let params = super::layout::describe(abi, v, self.gen_, &self.params);
+        let params = v.describe(abi, self.gen_, &self.params);
         line(&mut s, &format!("Parameters: {params}"));
         let mut words: Vec<&Word> = Vec::new();
         for (bi, b) in v.blocks.iter().enumerate() {
