@@ -524,36 +524,44 @@ impl Lower<'_> {
         (block, arg_locs, inv_locs)
     }
 
-    /// The block's arguments with every `use: GROUP` replaced by the group's.
+    /// The block's arguments with every `use: GROUP` replaced by the group's
+    /// (groups may use groups; a cycle is an error).
     fn expand_uses<'a>(&mut self, ctx: &'a Ctx, path: &Path, args: &'a [S<ArgSpec>]) -> Vec<(PathBuf, &'a ArgSpec)> {
         let mut out = Vec::new();
+        self.expand_into(ctx, path, args, &mut Vec::new(), &mut out);
+        out
+    }
+
+    fn expand_into<'a>(
+        &mut self,
+        ctx: &'a Ctx,
+        path: &Path,
+        args: &'a [S<ArgSpec>],
+        stack: &mut Vec<String>,
+        out: &mut Vec<(PathBuf, &'a ArgSpec)>,
+    ) {
         for a in args {
             let Some(g) = &a.value.use_ else {
                 out.push((path.to_path_buf(), &a.value));
                 continue;
             };
-            let only_use = a.value.name.is_none()
-                && a.value.bits.is_none()
-                && a.value.at.is_none()
-                && a.value.count.is_none()
-                && a.value.when.is_none();
-            if !only_use {
+            let v = &a.value;
+            if v.name.is_some() || v.bits.is_some() || v.at.is_some() || v.count.is_some() || v.when.is_some() {
                 self.d.err(&loc(path, g), "`use:` pulls in a group and takes no other keys");
+            }
+            if stack.contains(&g.value) {
+                self.d.err(&loc(path, g), format!("argument group `{}` uses itself", g.value));
+                continue;
             }
             match ctx.groups.get(&g.value) {
                 Some((gpath, _, list)) => {
-                    for item in list {
-                        if let Some(u) = &item.value.use_ {
-                            self.d.err(&loc(gpath, u), "an argument group cannot `use` another");
-                        } else {
-                            out.push((gpath.clone(), &item.value));
-                        }
-                    }
+                    stack.push(g.value.clone());
+                    self.expand_into(ctx, gpath, list, stack, out);
+                    stack.pop();
                 }
                 None => self.d.err(&loc(path, g), format!("no argument group `{}`", g.value)),
             }
         }
-        out
     }
 
     fn arg(
