@@ -10,8 +10,18 @@ pub mod agx {
     isa_macros::abi!("../agx/abi.yaml");
 }
 
+/// AMD GCN GFX6-8, as radeonsi (Mesa 17.3.9) uses it.
+pub mod gcn {
+    isa_macros::abi!("../gcn/abi.yaml");
+}
+
+/// Qualcomm Adreno ir3: register files and registers with a fixed role.
+pub mod ir3 {
+    isa_macros::abi!("../ir3/abi.yaml");
+}
+
 /// Every target, for tools that take `--target NAME`.
-pub static TARGETS: &[&isa_runtime::abi::Abi] = &[&agx::ABI];
+pub static TARGETS: &[&isa_runtime::abi::Abi] = &[&agx::ABI, &gcn::ABI, &ir3::ABI];
 
 /// The target with this name.
 pub fn target(name: &str) -> Option<&'static isa_runtime::abi::Abi> {
