@@ -24,7 +24,12 @@ pub fn run(args: &[String]) -> Result<String, String> {
             "--gen" => gen_name = Some(value.clone()),
             "--param" => {
                 let (k, v) = value.split_once('=').ok_or_else(|| format!("--param takes NAME=VALUE, not `{value}`"))?;
-                let v = v.trim().parse().map_err(|_| format!("--param {k}: `{v}` is not an integer"))?;
+                let v = v.trim();
+                let v = match v.strip_prefix("0x") {
+                    Some(h) => i64::from_str_radix(h, 16),
+                    None => v.parse(),
+                }
+                .map_err(|_| format!("--param {k}: `{v}` is not an integer"))?;
                 params.push((k.trim().to_string(), v));
             }
             _ => return Err(format!("unknown option `{flag}`; usage: {USAGE}")),
