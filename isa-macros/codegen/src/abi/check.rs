@@ -141,7 +141,7 @@ fn diagnostic(abi: &Abi, v: &Variant, sites: &VariantSites, gen_: u32, vals: &[i
         _ => None,
     };
     let mut msg = format!("variant `{}`: {e}", v.name);
-    if !matches!(e, AbiError::InvariantFailed { .. }) {
+    if !matches!(e, AbiError::InvariantFailed { .. }) && !(v.free.is_empty() && abi.gens.is_empty()) {
         msg.push_str(&format!(" (for {})", v.describe(abi, gen_, vals)));
     }
     Diagnostic::new(at.unwrap_or_else(|| sites.at.clone()), msg)
