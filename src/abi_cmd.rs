@@ -64,3 +64,31 @@ fn overview(abi: &Abi) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn prints_a_stage_table() {
+        let t = run(&args("--target agx --stage vertex --variant hw-vertex --param n=4")).unwrap();
+        assert!(t.contains("| r8..r11 | 16 | 128 | attribute[0] |"), "{t}");
+        assert!(t.contains("| u12 | 24 | 32 | base_vertex |"), "{t}");
+        let t = run(&args("--target gcn --stage ps --variant main --param input_addr=0x1002 --gen gfx6")).unwrap();
+        assert!(t.contains("| v2 | 2 | 32 | front_face |"), "{t}");
+        assert!(run(&args("--target ir3")).unwrap().contains("special-registers"));
+    }
+
+    #[test]
+    fn reports_bad_requests() {
+        assert!(run(&args("--target nope")).unwrap_err().contains("targets: agx, gcn, ir3"));
+        assert!(run(&args("--target agx --stage vertex")).unwrap_err().contains("hw-vertex"));
+        let e = run(&args("--target agx --stage vertex --variant hw-vertex --param n=40")).unwrap_err();
+        assert!(e.contains("n = 40 is outside 0..=32"), "{e}");
+        assert!(run(&args("--target gcn --stage vs --variant blit --param blit_sgprs=4")).is_err());
+    }
+}

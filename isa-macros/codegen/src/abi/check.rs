@@ -146,3 +146,69 @@ fn diagnostic(abi: &Abi, v: &Variant, sites: &VariantSites, gen_: u32, vals: &[i
     }
     Diagnostic::new(at.unwrap_or_else(|| sites.at.clone()), msg)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    /// Expands ABI text written to a temporary file; the diagnostics' messages.
+    fn errors(name: &str, text: &str) -> Vec<String> {
+        let dir = std::env::temp_dir().join(format!("isagen-abi-check-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path: PathBuf = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        match super::super::expand(&path) {
+            Ok(_) => Vec::new(),
+            Err(d) => d.iter().map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message)).collect(),
+        }
+    }
+
+    const HEAD: &str = "abi: t\nparams:\n  n: {range: 0..8}\nregister-files:\n  r: {unit-bits: 16, units: 32, register-units: 2, prefix: r, parts: [l, h], align: {32: 2}}\n";
+
+    #[test]
+    fn every_parameter_value_is_checked() {
+        // Fits for n <= 7 only: the last element of n = 8 ends at unit 34.
+        let e = errors(
+            "range.yaml",
+            &format!("{HEAD}stages:\n  s:\n    variants:\n      v:\n        blocks:\n          b:\n            file: r\n            args:\n              - {{name: a, bits: 64, count: \"n\", at: \"4*i + 2\"}}\n"),
+        );
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].starts_with("14:24:") && e[0].contains("(for n = 8)"), "{e:?}");
+    }
+
+    #[test]
+    fn auto_placement_aligns_and_invariants_read_size() {
+        let ok = errors(
+            "auto.yaml",
+            &format!("{HEAD}stages:\n  s:\n    variants:\n      v:\n        blocks:\n          b:\n            file: r\n            args:\n              - {{name: h, bits: 16}}\n              - {{name: w, bits: 32}}\n            invariants: [{{check: \"size == 4\"}}]\n"),
+        );
+        assert!(ok.is_empty(), "{ok:?}");
+    }
+
+    #[test]
+    fn variant_that_never_applies_and_bad_names() {
+        let e = errors(
+            "never.yaml",
+            &format!("{HEAD}stages:\n  s:\n    variants:\n      type:\n        blocks:\n          b: {{file: q, args: [{{name: x, bits: 8, at: i}}]}}\n"),
+        );
+        let all = e.join("\n");
+        assert!(all.contains("becomes `type`"), "{all}");
+        assert!(all.contains("no register file `q`"), "{all}");
+        assert!(all.contains("unknown name `i`"), "{all}");
+        let e = errors("never.yaml", &format!("{HEAD}stages:\n  s:\n    variants:\n      v:\n        when: \"n > 8\"\n"));
+        assert!(e.join("").contains("applies to no parameter values"), "{e:?}");
+    }
+
+    #[test]
+    fn groups_words_and_slot_tables() {
+        let e = errors(
+            "misc.yaml",
+            "abi: t\nregister-files:\n  r: {unit-bits: 32, units: 8, prefix: r}\narg-groups:\n  g: [{use: g}]\nwords:\n  w: {bits: 8, fields: {a: {bits: 0..3}, b: {bits: 3..4}}}\nslot-tables:\n  t: {dwords: 8, entries: {x: {slot: 0, dwords: 4}, y: {slot: \"i\", count: 2, dwords: 4}}}\nstages:\n  s:\n    variants:\n      v:\n        blocks:\n          b: {file: r, args: [{use: g}, {name: p, bits: 16, word: w}]}\n",
+        );
+        let all = e.join("\n");
+        assert!(all.contains("uses itself"), "{all}");
+        assert!(all.contains("fields `a` and `b` of word `w` overlap"), "{all}");
+        assert!(all.contains("slots of `x` and `y` overlap"), "{all}");
+        assert!(all.contains("word `w` has 8 bits but argument `p` has 16"), "{all}");
+    }
+}

@@ -175,9 +175,10 @@ mod tests {
             b"params: {n: {range: 0..32}}\nwords: {w: {bits: 32, registers: {R: 0x0286CC}, fields: {a: {bits: 8..20}}}}\n",
         )
         .unwrap();
-        let p = &f.params.unwrap()[0];
+        let params = f.params.unwrap();
+        let p = &params[0].value;
         assert_eq!((p.range.value.lo, p.range.value.hi), (0, 32));
-        let w = &f.words.unwrap()[0];
-        assert_eq!(w.registers.as_ref().unwrap()[0].value, 0x0286CC);
+        let words = f.words.unwrap();
+        assert_eq!(words[0].value.registers.as_ref().unwrap()[0].value, 0x0286CC);
     }
 }
