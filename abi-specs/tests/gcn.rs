@@ -146,7 +146,8 @@ fn ps_sgprs_and_vgprs() {
     assert_eq!(m::PRIM_MASK.unit, 9);
     // §10.3: VGPR index of each input when all are enabled.
     let all = m::Params { input_addr: 0xFFFF, ..Default::default() };
-    let expect: [(fn(m::Params) -> Result<Place, AbiError>, u32, u32); 16] = [
+    type Accessor = fn(m::Params) -> Result<Place, AbiError>;
+    let expect: [(Accessor, u32, u32); 16] = [
         (m::persp_sample, 0, 2),
         (m::persp_center, 2, 2),
         (m::persp_centroid, 4, 2),

@@ -141,7 +141,8 @@ fn diagnostic(abi: &Abi, v: &Variant, sites: &VariantSites, gen_: u32, vals: &[i
         _ => None,
     };
     let mut msg = format!("variant `{}`: {e}", v.name);
-    if !matches!(e, AbiError::InvariantFailed { .. }) && !(v.free.is_empty() && abi.gens.is_empty()) {
+    let only_layout = v.free.is_empty() && abi.gens.is_empty();
+    if !(matches!(e, AbiError::InvariantFailed { .. }) || only_layout) {
         msg.push_str(&format!(" (for {})", v.describe(abi, gen_, vals)));
     }
     Diagnostic::new(at.unwrap_or_else(|| sites.at.clone()), msg)
@@ -170,7 +171,9 @@ mod tests {
         // Fits for n <= 7 only: the last element of n = 8 ends at unit 34.
         let e = errors(
             "range.yaml",
-            &format!("{HEAD}stages:\n  s:\n    variants:\n      v:\n        blocks:\n          b:\n            file: r\n            args:\n              - {{name: a, bits: 64, count: \"n\", at: \"4*i + 2\"}}\n"),
+            &format!(
+                "{HEAD}stages:\n  s:\n    variants:\n      v:\n        blocks:\n          b:\n            file: r\n            args:\n              - {{name: a, bits: 64, count: \"n\", at: \"4*i + 2\"}}\n"
+            ),
         );
         assert_eq!(e.len(), 1, "{e:?}");
         assert!(e[0].starts_with("14:24:") && e[0].contains("(for n = 8)"), "{e:?}");
@@ -180,7 +183,9 @@ mod tests {
     fn auto_placement_aligns_and_invariants_read_size() {
         let ok = errors(
             "auto.yaml",
-            &format!("{HEAD}stages:\n  s:\n    variants:\n      v:\n        blocks:\n          b:\n            file: r\n            args:\n              - {{name: h, bits: 16}}\n              - {{name: w, bits: 32}}\n            invariants: [{{check: \"size == 4\"}}]\n"),
+            &format!(
+                "{HEAD}stages:\n  s:\n    variants:\n      v:\n        blocks:\n          b:\n            file: r\n            args:\n              - {{name: h, bits: 16}}\n              - {{name: w, bits: 32}}\n            invariants: [{{check: \"size == 4\"}}]\n"
+            ),
         );
         assert!(ok.is_empty(), "{ok:?}");
     }
@@ -189,13 +194,16 @@ mod tests {
     fn variant_that_never_applies_and_bad_names() {
         let e = errors(
             "never.yaml",
-            &format!("{HEAD}stages:\n  s:\n    variants:\n      type:\n        blocks:\n          b: {{file: q, args: [{{name: x, bits: 8, at: i}}]}}\n"),
+            &format!(
+                "{HEAD}stages:\n  s:\n    variants:\n      type:\n        blocks:\n          b: {{file: q, args: [{{name: x, bits: 8, at: i}}]}}\n"
+            ),
         );
         let all = e.join("\n");
         assert!(all.contains("becomes `type`"), "{all}");
         assert!(all.contains("no register file `q`"), "{all}");
         assert!(all.contains("unknown name `i`"), "{all}");
-        let e = errors("never.yaml", &format!("{HEAD}stages:\n  s:\n    variants:\n      v:\n        when: \"n > 8\"\n"));
+        let e =
+            errors("never.yaml", &format!("{HEAD}stages:\n  s:\n    variants:\n      v:\n        when: \"n > 8\"\n"));
         assert!(e.join("").contains("applies to no parameter values"), "{e:?}");
     }
 

@@ -174,7 +174,7 @@ impl Variant {
                         return Err(AbiError::OverLimit { arg: a.name, end, limit, what, block, arg_index });
                     }
                     let at = at as u32;
-                    if at % align != 0 {
+                    if !at.is_multiple_of(align) {
                         return Err(AbiError::Misaligned { arg: a.name, unit: at, align, block, arg_index });
                     }
                     cursor = cursor.max(at + units);

@@ -260,7 +260,7 @@ impl RegFile {
     pub fn name_of(&self, unit: u32, units: u32) -> String {
         let ru = self.register_units.max(1);
         let last = unit + units.max(1) - 1;
-        if unit % ru == 0 && (last + 1) % ru == 0 {
+        if unit.is_multiple_of(ru) && (last + 1).is_multiple_of(ru) {
             let (a, b) = (unit / ru, last / ru);
             return if a == b {
                 format!("{}{a}", self.prefix)
