@@ -3,6 +3,7 @@
 //! This crate is the `isa` command line and re-exports the targets. The
 //! batch-mode tools live in [`batch`], so that they are tested as plain functions.
 
+pub mod abi_cmd;
 pub mod batch;
 pub mod hex;
 

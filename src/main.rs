@@ -14,6 +14,7 @@ USAGE:
     isa targets
     isa disasm --target T [--gen G] [--input words64|bytes]  < code > text
     isa asm    --target T [--gen G] [--output words64|bytes] < text > code
+    isa abi    --target T [--stage S [--variant V] [--param NAME=N]... [--gen G]]
 
 Batch mode: one instruction per line; output line i answers input line i. A bad
 line prints `error: <reason>` and the run goes on; the exit status is 1 when any
@@ -94,6 +95,18 @@ fn main() -> ExitCode {
         "help" | "--help" | "-h" => {
             print!("{HELP}");
             return ExitCode::SUCCESS;
+        }
+        "abi" => {
+            return match isagen::abi_cmd::run(&args[1..]) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(msg) => {
+                    eprintln!("isa: {msg}");
+                    ExitCode::from(2)
+                }
+            };
         }
         "disasm" => parse_opts(&args[1..], "--input")
             .map(|o| batch::disasm(o.target, o.gen_, o.format, &mut input, &mut output)),

@@ -17,9 +17,27 @@ use syn::{LitStr, parse_macro_input};
 pub fn isa(input: TokenStream) -> TokenStream {
     let lit = parse_macro_input!(input as LitStr);
     let path = resolve(&lit);
-    match isa_codegen::expand(&path) {
-        Ok((spec, code)) => {
-            let tracked = spec.files.iter().map(|f| {
+    finish(&lit, isa_codegen::expand(&path).map(|(spec, code)| (spec.files, code)))
+}
+
+/// `abi!("path/to/abi.yaml")` expands a target's ABI spec into its `ABI` static
+/// and typed accessors (docs/abi-language.md); errors as for `isa!`.
+#[proc_macro]
+pub fn abi(input: TokenStream) -> TokenStream {
+    let lit = parse_macro_input!(input as LitStr);
+    let path = resolve(&lit);
+    finish(&lit, isa_codegen::abi::expand(&path))
+}
+
+/// The generated code plus an `include_bytes!` of every file read, or one
+/// compile error per diagnostic.
+fn finish(
+    lit: &LitStr,
+    out: Result<(Vec<PathBuf>, proc_macro2::TokenStream), Vec<isa_codegen::Diagnostic>>,
+) -> TokenStream {
+    match out {
+        Ok((files, code)) => {
+            let tracked = files.iter().map(|f| {
                 let abs = std::fs::canonicalize(f).unwrap_or_else(|_| f.clone());
                 let s = abs.to_string_lossy().into_owned();
                 quote!(

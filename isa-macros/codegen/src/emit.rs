@@ -8,7 +8,7 @@ use isa_runtime::*;
 
 use crate::lower::Spec;
 
-trait Emit {
+pub(crate) trait Emit {
     fn emit(&self) -> TokenStream;
 }
 

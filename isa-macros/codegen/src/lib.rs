@@ -4,6 +4,7 @@
 //! tested and shared by the proc macro and `cargo xtask`. See
 //! docs/spec-language.md for the language itself.
 
+pub mod abi;
 pub mod diag;
 pub mod emit;
 pub mod expr;

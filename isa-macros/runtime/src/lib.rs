@@ -6,6 +6,7 @@
 //! keeps compile times flat as targets grow (one `match` arm per opcode compiles
 //! an order of magnitude slower than a table) and means one fix serves all targets.
 
+pub mod abi;
 mod bits;
 mod decode;
 mod encode;

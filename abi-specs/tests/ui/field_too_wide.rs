@@ -1,0 +1,3 @@
+isa_macros::abi!("field_too_wide.yaml");
+
+fn main() {}

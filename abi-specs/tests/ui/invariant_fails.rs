@@ -1,0 +1,3 @@
+isa_macros::abi!("invariant_fails.yaml");
+
+fn main() {}

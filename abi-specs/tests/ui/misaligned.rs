@@ -1,0 +1,3 @@
+isa_macros::abi!("misaligned.yaml");
+
+fn main() {}

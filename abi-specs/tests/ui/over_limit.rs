@@ -1,0 +1,3 @@
+isa_macros::abi!("over_limit.yaml");
+
+fn main() {}

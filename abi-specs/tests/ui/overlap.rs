@@ -1,0 +1,3 @@
+isa_macros::abi!("overlap.yaml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+isa_macros::abi!("unknown_key.yaml");
+
+fn main() {}

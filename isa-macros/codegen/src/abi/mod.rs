@@ -1,0 +1,26 @@
+//! ABI specs: shader register, user-data and uniform layouts written in YAML
+//! (docs/abi-language.md), loaded, checked for every parameter value, and
+//! turned into the code `abi!` emits.
+
+pub mod check;
+pub mod emit;
+pub mod lower;
+pub mod schema;
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diags};
+
+pub use lower::{Lowered, load};
+
+/// Loads and checks the ABI whose root spec is `root`; returns the files read
+/// and the generated code, or every diagnostic.
+pub fn expand(root: &Path) -> Result<(Vec<PathBuf>, proc_macro2::TokenStream), Vec<Diagnostic>> {
+    let l = load(root)?;
+    let mut d = Diags::default();
+    let consts = check::check(&l, &mut d);
+    if !d.is_empty() {
+        return Err(d.list);
+    }
+    Ok((l.files.clone(), emit::module(l.abi, &consts)))
+}
