@@ -35,7 +35,11 @@ impl fmt::Display for AbiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AbiError::NoSuch { what, name, known } => {
-                write!(f, "no {what} `{name}` (known: {})", known.join(", "))
+                if name.is_empty() {
+                    write!(f, "choose a {what}: one of {}", known.join(", "))
+                } else {
+                    write!(f, "no {what} `{name}` (known: {})", known.join(", "))
+                }
             }
             AbiError::ParamOutOfRange { param, value, min, max } => {
                 write!(f, "parameter {param} = {value} is outside {min}..={max}")
