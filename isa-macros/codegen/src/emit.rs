@@ -229,13 +229,7 @@ impl Emit for Case {
 
 impl Emit for Ignore {
     fn emit(&self) -> TokenStream {
-        let w = match self.when {
-            Some(e) => {
-                let e = e.emit();
-                quote!(Some(#e))
-            }
-            None => quote!(None),
-        };
+        let w = self.when.emit();
         let m = self.mask.emit();
         quote!(::isa_runtime::Ignore { when: #w, mask: #m })
     }
@@ -269,13 +263,7 @@ impl Emit for Leaf {
         let group = self.group.emit();
         let bits = self.bits.emit();
         let min_bits = self.min_bits.emit();
-        let length = match self.length {
-            Some(e) => {
-                let e = e.emit();
-                quote!(Some(#e))
-            }
-            None => quote!(None),
-        };
+        let length = self.length.emit();
         let (gmin, gmax) = (self.gen_min.emit(), self.gen_max.emit());
         let (mask, value, dc) = (self.mask.emit(), self.value.emit(), self.dontcare.emit());
         let cases = self.cases.emit();
