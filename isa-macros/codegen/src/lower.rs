@@ -867,21 +867,7 @@ impl<'b> Ctx<'_, 'b> {
         for b in &chain {
             for a in b.spec.accepts.iter().flatten() {
                 own_fields.push(a.value.fields.is_some());
-                let mut adefs = defs.clone();
-                for (k, f) in a.value.fields.iter().flatten() {
-                    let nd = FDef {
-                        name: k.value.clone(),
-                        file: &b.file,
-                        at: loc(&b.file, k),
-                        spec: Some(&f.value),
-                        param: None,
-                        fixed: false,
-                    };
-                    match adefs.iter_mut().find(|x| x.name == k.value) {
-                        Some(x) => *x = nd,
-                        None => adefs.push(nd),
-                    }
-                }
+                let adefs = with_view_fields(&defs, &b.file, a.value.fields.as_ref());
                 let fields = self.lower_fields(key, size, &adefs, mask, dontcare);
                 let display = self.template(&a.value.display, &b.file, &adefs);
                 cases.push(Case { when: None, display, fields, parse_only: true });
@@ -889,21 +875,7 @@ impl<'b> Ctx<'_, 'b> {
         }
         for (file, c) in &case_specs {
             own_fields.push(c.value.fields.is_some());
-            let mut cdefs = defs.clone();
-            for (k, f) in c.value.fields.iter().flatten() {
-                let nd = FDef {
-                    name: k.value.clone(),
-                    file,
-                    at: loc(file, k),
-                    spec: Some(&f.value),
-                    param: None,
-                    fixed: false,
-                };
-                match cdefs.iter_mut().find(|x| x.name == k.value) {
-                    Some(x) => *x = nd,
-                    None => cdefs.push(nd),
-                }
-            }
+            let cdefs = with_view_fields(&defs, file, c.value.fields.as_ref());
             let fields = self.lower_fields(key, size, &cdefs, mask, dontcare);
             let when = self.compile_expr(&c.value.when.value.0, &loc(file, &c.value.when), &defs);
             let display = match &c.value.display {
@@ -1323,6 +1295,25 @@ impl<'b> Ctx<'_, 'b> {
             }
         }
     }
+}
+
+/// The default fields, with a case's (or an `accepts:` entry's) own fields
+/// replacing those of the same name and adding new ones.
+fn with_view_fields<'b>(
+    defs: &[FDef<'b>],
+    file: &'b Path,
+    fields: Option<&'b IndexMap<S<String>, S<FieldSpec>>>,
+) -> Vec<FDef<'b>> {
+    let mut out = defs.to_vec();
+    for (k, f) in fields.into_iter().flatten() {
+        let nd =
+            FDef { name: k.value.clone(), file, at: loc(file, k), spec: Some(&f.value), param: None, fixed: false };
+        match out.iter_mut().find(|x| x.name == k.value) {
+            Some(x) => *x = nd,
+            None => out.push(nd),
+        }
+    }
+    out
 }
 
 fn to_ranges(keys: &[crate::schema::BitKey]) -> Vec<Range> {
