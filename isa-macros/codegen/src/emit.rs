@@ -281,6 +281,54 @@ impl Emit for Leaf {
     }
 }
 
+impl Emit for Node {
+    fn emit(&self) -> TokenStream {
+        let (l, w, f) = (self.lo.emit(), self.width.emit(), self.first.emit());
+        quote!(::isa_runtime::Node { lo: #l, width: #w, first: #f })
+    }
+}
+
+impl Emit for Tree {
+    fn emit(&self) -> TokenStream {
+        let (r, n, s, l) = (self.root.emit(), self.nodes.emit(), self.slots.emit(), self.lists.emit());
+        quote!(::isa_runtime::Tree { root: #r, nodes: #n, slots: #s, lists: #l })
+    }
+}
+
+impl Emit for Check {
+    fn emit(&self) -> TokenStream {
+        match self {
+            Check::Table { start, len } => {
+                let (s, l) = (start.emit(), len.emit());
+                quote!(::isa_runtime::Check::Table { start: #s, len: #l })
+            }
+            Check::Slow => quote!(::isa_runtime::Check::Slow),
+        }
+    }
+}
+
+impl Emit for Plan {
+    fn emit(&self) -> TokenStream {
+        let (r, o) = (self.requires.emit(), self.operands.emit());
+        quote!(::isa_runtime::Plan { requires: #r, operands: #o })
+    }
+}
+
+impl Emit for Unit {
+    fn emit(&self) -> TokenStream {
+        let (s, l, b) = (self.range_start.emit(), self.range_len.emit(), self.bitmap.emit());
+        quote!(::isa_runtime::Unit { range_start: #s, range_len: #l, bitmap: #b })
+    }
+}
+
+impl Emit for &Dispatch {
+    fn emit(&self) -> TokenStream {
+        let (g, t, p) = (self.gen_bounds.emit(), self.trees.emit(), self.plans.emit());
+        let (u, r, b) = (self.units.emit(), self.ranges.emit(), self.bitmaps.emit());
+        quote!(&::isa_runtime::Dispatch { gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b })
+    }
+}
+
 /// The `ISA` static for a loaded target.
 pub fn isa_static(spec: &Spec) -> TokenStream {
     let isa = spec.isa;
@@ -294,11 +342,12 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     let leaves = isa.leaves.emit();
     let sched = isa.sched_classes.emit();
     let flags = isa.flags.emit();
+    let dispatch = isa.dispatch.emit();
     quote! {
         /// The tables of this target, generated from its YAML spec.
         pub static ISA: ::isa_runtime::Isa = ::isa_runtime::Isa {
             name: #name, doc: #doc, gens: #gens, default_gen: #dg, raw: #raw, enums: #enums,
-            groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags,
+            groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, dispatch: #dispatch,
         };
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod abi;
 pub mod diag;
+pub mod dispatch;
 pub mod emit;
 pub mod expr;
 pub mod lower;

@@ -37,6 +37,26 @@ fn leak_str(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
 
+/// The same tables with the precomputed decoder attached.
+fn with_dispatch(isa: &'static Isa) -> &'static Isa {
+    let dispatch = Some(&*Box::leak(Box::new(crate::dispatch::build(isa))));
+    let raw = isa.raw.as_ref().map(|r| RawSyntax { prefix: r.prefix, uppercase: r.uppercase, bits: r.bits });
+    let Isa { name, doc, gens, default_gen, enums, groups, leaves, sched_classes, flags, .. } = *isa;
+    Box::leak(Box::new(Isa {
+        name,
+        doc,
+        gens,
+        default_gen,
+        raw,
+        enums,
+        groups,
+        leaves,
+        sched_classes,
+        flags,
+        dispatch,
+    }))
+}
+
 /// Loads the target whose root spec is `root`.
 pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
     let mut d = Diags::default();
@@ -68,7 +88,7 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
     if d.is_empty()
         && let Some((isa, variants)) = out
     {
-        return Ok(Spec { isa, files: paths, variants });
+        return Ok(Spec { isa: with_dispatch(isa), files: paths, variants });
     }
     Err(d.list)
 }
@@ -369,6 +389,7 @@ impl<'d> Lower<'d> {
             leaves: leak(leaves_rt),
             sched_classes: leak(sched),
             flags: leak(ctx.flag_names.iter().map(|f| leak_str(f)).collect()),
+            dispatch: None,
         };
         Some((Box::leak(Box::new(isa)), variants))
     }

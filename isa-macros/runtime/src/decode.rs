@@ -12,13 +12,25 @@ impl Isa {
     /// first byte in memory) for generation `gen_`. `bits` may run on into the
     /// next instruction: only the instruction's own length is kept.
     pub fn decode(&self, bits: Bits, gen_: u32) -> Result<Inst, DecodeError> {
+        if let Some(d) = self.dispatch
+            && let Some(inst) = self.decode_fast(d, bits, gen_)
+        {
+            return Ok(inst);
+        }
+        self.decode_reference(bits, gen_)
+    }
+
+    /// The reference decoder: scans the leaves in priority order and evaluates
+    /// every condition, without the precomputed tables. [`Isa::decode`] gives
+    /// the same results, faster; this is what the tables are checked against.
+    pub fn decode_reference(&self, bits: Bits, gen_: u32) -> Result<Inst, DecodeError> {
         let width = self.groups[0].bits;
         let bits = bits & mask_of(0, width);
         let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
         let len_bits = self.length_of(leaf, bits, gen_)?;
         let inst = Inst { leaf, len: (len_bits / 8) as u8, bits: bits & mask_of(0, len_bits) };
         let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
-        self.check_leaf(&inst, gen_, &mut path, 0)?;
+        self.check_leaf(&inst, gen_, &mut path, 0, false)?;
         Ok(inst)
     }
 
@@ -37,14 +49,20 @@ impl Isa {
 
     /// Decodes from bytes in memory order; returns the instruction and its length.
     pub fn decode_bytes(&self, bytes: &[u8], gen_: u32) -> Result<(Inst, usize), DecodeError> {
+        let max = (self.groups[0].bits / 8) as usize;
+        let mut buf = [0u8; 16];
+        let n = bytes.len().min(max).min(16);
+        buf[..n].copy_from_slice(&bytes[..n]);
+        let bits = Bits::from_le_bytes(buf);
+        if let Some(d) = self.dispatch
+            && let Some(inst) = self.decode_fast(d, bits, gen_)
+            && inst.len_bytes() <= bytes.len()
+        {
+            return Ok((inst, inst.len_bytes()));
+        }
         let need = (self.min_bits() / 8) as usize;
         if bytes.len() < need {
             return Err(DecodeError::Truncated { have: bytes.len(), need });
-        }
-        let max = (self.groups[0].bits / 8) as usize;
-        let mut bits: Bits = 0;
-        for (i, b) in bytes.iter().take(max).enumerate() {
-            bits |= (*b as Bits) << (8 * i);
         }
         let width = self.groups[0].bits;
         let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
@@ -52,8 +70,27 @@ impl Isa {
         if bytes.len() < len {
             return Err(DecodeError::Truncated { have: bytes.len(), need: len });
         }
-        let inst = self.decode(bits, gen_)?;
+        let inst = self.decode_reference(bits, gen_)?;
         Ok((inst, inst.len_bytes()))
+    }
+
+    /// Whether the `requires` conditions of `leaf` hold for an encoding whose
+    /// first bits are `bits` (the reference semantics the tables tabulate).
+    pub fn requires_hold(&self, leaf: u16, bits: Bits, gen_: u32) -> bool {
+        let Some(l) = self.leaves.get(leaf as usize) else { return false };
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+        l.requires.iter().all(|r| env.eval(&path, r) != 0)
+    }
+
+    /// Whether the enum fields and operand sub-encodings of `leaf`'s case in
+    /// force hold values the spec describes, for the encoding `bits` (the
+    /// reference semantics the tables tabulate).
+    pub fn operands_hold(&self, leaf: u16, bits: Bits, gen_: u32) -> bool {
+        let Some(l) = self.leaves.get(leaf as usize) else { return false };
+        let inst = Inst { leaf, len: (l.bits / 8) as u8, bits };
+        let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        self.check_leaf(&inst, gen_, &mut path, 0, true).is_ok()
     }
 
     /// Width of the shortest instruction, in bits.
@@ -64,7 +101,8 @@ impl Isa {
     /// The form of `group` at bit `base` that the word holds: the first, in
     /// priority order, whose identifying bits match and whose `requires`
     /// conditions hold (they may read the enclosing encoding's params through
-    /// `path`, whose step `depth` this sets).
+    /// `path`, whose step `depth` this sets). Scans every form and records the
+    /// bits it read in `env.read` (the assembler's solver needs them).
     pub(crate) fn select_leaf(
         &self,
         env: &mut Env<'_>,
@@ -74,14 +112,46 @@ impl Isa {
         base: u32,
         via: u16,
     ) -> Option<u16> {
+        self.first_form(env, path, (depth, group, base, via), self.groups[group as usize].leaves, true)
+    }
+
+    /// [`Isa::select_leaf`] through the decision tree, when there is one,
+    /// without recording the bits read.
+    pub(crate) fn pick_leaf(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step],
+        depth: usize,
+        group: u16,
+        base: u32,
+        via: u16,
+    ) -> Option<u16> {
+        let Some(d) = self.dispatch else { return self.select_leaf(env, path, depth, group, base, via) };
+        let word = (env.bits >> base) & mask_of(0, self.groups[group as usize].bits);
+        self.first_form(env, path, (depth, group, base, via), d.candidates(group, word), false)
+    }
+
+    /// The first of `leaves` (in priority order) that the word holds at
+    /// `at = (depth, group, base, via)`.
+    fn first_form(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step],
+        at: (usize, u16, u32, u16),
+        leaves: &[u16],
+        track: bool,
+    ) -> Option<u16> {
+        let (depth, group, base, via) = at;
         let g = &self.groups[group as usize];
         let word = (env.bits >> base) & mask_of(0, g.bits);
-        for &l in g.leaves {
+        for &l in leaves {
             let leaf = &self.leaves[l as usize];
             if !leaf.exists_in(env.gen_) {
                 continue;
             }
-            env.read |= (leaf.mask & mask_of(0, g.bits)).checked_shl(base).unwrap_or(0);
+            if track {
+                env.read |= (leaf.mask & mask_of(0, g.bits)).checked_shl(base).unwrap_or(0);
+            }
             if word & leaf.mask != leaf.value {
                 continue;
             }
@@ -128,33 +198,86 @@ impl Isa {
         gen_: u32,
         path: &mut [Step; MAX_DEPTH],
         depth: usize,
+        fast: bool,
     ) -> Result<(), DecodeError> {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
         let case = self.select_case(&mut env, &mut path[..], depth);
-        let leaf = &self.leaves[path[depth].leaf as usize];
         path[depth].case = case;
-        for (fi, field) in leaf.cases[case as usize].fields.iter().enumerate() {
-            if let (Ty::Enum(e), Src::Bits(ranges)) = (field.ty, field.src) {
-                // A value the spec gives no name is not something we know how to
-                // write: refuse it rather than print text that reads back wrong.
-                let v = crate::bits::extract(inst.bits, path[depth].base, ranges) as u64;
-                if !self.enums[e as usize].values.iter().any(|x| x.value == v) {
-                    return Err(DecodeError::BadEnum { leaf: leaf.key, field: field.name, value: v });
-                }
-                continue;
-            }
-            let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else {
-                continue;
-            };
-            let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
-            let bad = DecodeError::BadOperand { leaf: leaf.key, field: field.name };
-            if depth + 1 >= MAX_DEPTH {
-                return Err(bad);
-            }
-            self.select_leaf(&mut env, &mut path[..], depth + 1, group, base, fi as u16).ok_or(bad)?;
-            self.check_leaf(inst, gen_, path, depth + 1)?;
+        let leaf = &self.leaves[path[depth].leaf as usize];
+        for fi in 0..leaf.cases[case as usize].fields.len() {
+            self.check_field(&mut env, inst, path, depth, fi, fast)?;
         }
         Ok(())
+    }
+
+    /// Checks field `fi` of the case in force at `path[depth]`: an enum value
+    /// must have a name, an operand must be one of its forms (recursively).
+    fn check_field(
+        &self,
+        env: &mut Env<'_>,
+        inst: &Inst,
+        path: &mut [Step; MAX_DEPTH],
+        depth: usize,
+        fi: usize,
+        fast: bool,
+    ) -> Result<(), DecodeError> {
+        let leaf = &self.leaves[path[depth].leaf as usize];
+        let field = &leaf.cases[path[depth].case as usize].fields[fi];
+        if let (Ty::Enum(e), Src::Bits(ranges)) = (field.ty, field.src) {
+            // A value the spec gives no name is not something we know how to
+            // write: refuse it rather than print text that reads back wrong.
+            let v = crate::bits::extract(inst.bits, path[depth].base, ranges) as u64;
+            if !self.enums[e as usize].values.iter().any(|x| x.value == v) {
+                return Err(DecodeError::BadEnum { leaf: leaf.key, field: field.name, value: v });
+            }
+            return Ok(());
+        }
+        let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else {
+            return Ok(());
+        };
+        let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
+        let bad = DecodeError::BadOperand { leaf: leaf.key, field: field.name };
+        if depth + 1 >= MAX_DEPTH {
+            return Err(bad);
+        }
+        let picked = if fast {
+            self.pick_leaf(env, &mut path[..], depth + 1, group, base, fi as u16)
+        } else {
+            self.select_leaf(env, &mut path[..], depth + 1, group, base, fi as u16)
+        };
+        picked.ok_or(bad)?;
+        self.check_leaf(inst, env.gen_, path, depth + 1, fast)
+    }
+
+    /// The case of instruction `leaf` in force for the encoding `bits` (the
+    /// reference semantics the decoding tables tabulate).
+    pub fn case_in_force(&self, leaf: u16, bits: Bits, gen_: u32) -> u16 {
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut path = [Step { leaf, case: 0, base: 0, via: 0 }];
+        self.select_case(&mut env, &mut path, 0)
+    }
+
+    /// Whether field `field` of case `case` of instruction `leaf` holds a value
+    /// the spec describes (a named enum value, a valid operand form), for the
+    /// encoding `bits` (the reference semantics the decoding tables tabulate).
+    pub fn operand_holds(&self, leaf: u16, case: u16, field: usize, bits: Bits, gen_: u32) -> bool {
+        let Some(l) = self.leaves.get(leaf as usize) else { return false };
+        if l.cases.get(case as usize).is_none_or(|c| field >= c.fields.len()) {
+            return false;
+        }
+        let inst = Inst { leaf, len: (l.bits / 8) as u8, bits };
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut path = [Step { leaf, case, base: 0, via: 0 }; MAX_DEPTH];
+        self.check_field(&mut env, &inst, &mut path, 0, field, true).is_ok()
+    }
+
+    /// Whether condition `cond` over the default case's fields of instruction
+    /// `leaf` holds for the encoding `bits` (as `requires:` is evaluated).
+    pub fn condition_holds(&self, leaf: u16, cond: crate::Expr, bits: Bits, gen_: u32) -> bool {
+        let Some(l) = self.leaves.get(leaf as usize) else { return false };
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+        env.eval(&path, cond) != 0
     }
 
     /// Reads a field of the instruction's chosen case by name (signed fields are
@@ -204,7 +327,7 @@ impl Isa {
             if depth + 1 >= MAX_DEPTH {
                 break;
             }
-            if self.select_leaf(&mut env, &mut path[..], depth + 1, group, sub_base, fi as u16).is_some() {
+            if self.pick_leaf(&mut env, &mut path[..], depth + 1, group, sub_base, fi as u16).is_some() {
                 out |= self.ignored_in(bits, gen_, path, depth + 1);
             }
         }

@@ -9,6 +9,7 @@
 pub mod abi;
 mod bits;
 mod decode;
+mod dispatch;
 mod encode;
 mod error;
 mod eval;
@@ -18,9 +19,11 @@ mod sample;
 mod tables;
 
 pub use bits::{Bits, extract, insert, mask_of, width_of};
+pub use dispatch::{Check, Dispatch, NODE, Node, Plan, Tree, Unit};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop};
+pub use parse::conjuncts;
 pub use sample::TestRng;
 pub use tables::*;
 

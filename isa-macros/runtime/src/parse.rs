@@ -506,7 +506,7 @@ impl Parser<'_> {
 
 /// Splits a postfix expression at its top-level `&&` operators into the
 /// operands, which must all hold; anything else is one operand.
-fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+pub fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
     if let [rest @ .., Op::Bin(BinOp::And)] = e {
         // The right operand starts after the last point where exactly one value
         // (the left operand) is on the stack.

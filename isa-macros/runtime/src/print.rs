@@ -49,7 +49,7 @@ impl Isa {
                     if let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) {
                         let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
                         if depth + 1 < MAX_DEPTH
-                            && self.select_leaf(env, &mut path[..], depth + 1, group, base, i).is_some()
+                            && self.pick_leaf(env, &mut path[..], depth + 1, group, base, i).is_some()
                         {
                             self.print_leaf(env, path, depth + 1, out);
                         } else {

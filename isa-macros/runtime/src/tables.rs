@@ -30,6 +30,9 @@ pub struct Isa {
     pub sched_classes: &'static [SchedClass],
     /// Flags a leaf may carry (branch, barrier, ...), by index.
     pub flags: &'static [&'static str],
+    /// Decoding tables the generator precomputed from the above (decision
+    /// trees, tabulated checks); without them the engine scans the leaves.
+    pub dispatch: Option<&'static crate::Dispatch>,
 }
 
 /// A hardware generation: `--gen` accepts the name, the number or an alias.

@@ -1,0 +1,672 @@
+//! Precomputing the decoder (see `isa_runtime::Dispatch`): decision trees over
+//! identifying bits, and each instruction's conditions and operand checks
+//! tabulated as bitmaps.
+//!
+//! Tabulating is exact by construction. A check is a conjunction (of
+//! `requires:` terms; of a case's enum and operand fields), and each part of it
+//! is filled in by running the engine's reference code for that part alone on
+//! every value of the bits it may read (found by walking its expressions and
+//! operand encodings, a superset of what it reads). Parts wider than
+//! [`MAX_UNIT_BITS`] are left to the reference code at run time.
+
+use std::collections::HashMap;
+
+use isa_runtime::{Bits, Check, Dispatch, Expr, Field, Isa, NODE, Node, Op, Plan, Range, Src, Tree, Ty, Unit, mask_of};
+
+/// Widest tabulated part: a bitmap of 2^12 bits (512 bytes), so that tabulating stays quick at build time.
+pub const MAX_UNIT_BITS: u32 = 12;
+/// Widest run of bits one tree node switches on.
+const MAX_NODE_BITS: u32 = 8;
+/// Deepest tree.
+const MAX_TREE_DEPTH: u32 = 8;
+/// Same as the engine's limit on nested operand encodings.
+const MAX_DEPTH: usize = 8;
+
+/// The precomputed decoder of `isa` (whose own `dispatch` is ignored).
+pub fn build(isa: &Isa) -> Dispatch {
+    let trees = (0..isa.groups.len()).map(|g| build_tree(isa, g as u16)).collect();
+    let mut p = Plans::default();
+    let bounds = gen_bounds(isa);
+    let classes = bounds.as_ref().map_or(1, |b| b.len() + 1);
+    let mut plans = Vec::with_capacity(isa.leaves.len() * classes);
+    for leaf in 0..isa.leaves.len() as u16 {
+        for class in 0..classes {
+            let plan = match &bounds {
+                Some(b) if isa.leaves[leaf as usize].group == 0 => p.plan(isa, leaf, class_rep(b, class)),
+                _ => Plan { requires: Check::Slow, operands: Check::Slow },
+            };
+            plans.push(plan);
+        }
+    }
+    Dispatch {
+        gen_bounds: leak(bounds.unwrap_or_default()),
+        trees: leak(trees),
+        plans: leak(plans),
+        units: leak(p.units),
+        ranges: leak(p.ranges),
+        bitmaps: leak(p.bitmaps),
+    }
+}
+
+fn leak<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+// ---------------------------------------------------------------------------
+// Generation classes
+
+/// The generations at which some condition of the spec may change value: the
+/// leaves' generation ranges and the constants `gen` is compared with. `None`
+/// when an expression uses `gen` other than in a comparison with a constant
+/// (then nothing is tabulated).
+pub fn gen_bounds(isa: &Isa) -> Option<Vec<u32>> {
+    let mut b = Vec::new();
+    for l in isa.leaves {
+        if l.gen_min > 0 {
+            b.push(l.gen_min);
+        }
+        if l.gen_max < u32::MAX {
+            b.push(l.gen_max + 1);
+        }
+        let mut exprs: Vec<Expr> = l.requires.to_vec();
+        exprs.extend(l.length);
+        for c in l.cases {
+            exprs.extend(c.when);
+            for f in c.fields {
+                if let Src::Expr(e) = f.src {
+                    exprs.push(e);
+                }
+                if let Ty::Group { params, .. } = f.ty {
+                    exprs.extend(params.iter().copied());
+                }
+            }
+        }
+        for e in exprs {
+            gen_constants(e, &mut b)?;
+        }
+    }
+    b.sort_unstable();
+    b.dedup();
+    Some(b)
+}
+
+/// Adds the constants `gen` is compared with in `e` (and the next value, so
+/// both sides of `==` and `<=` are separate classes).
+fn gen_constants(e: Expr, out: &mut Vec<u32>) -> Option<()> {
+    use isa_runtime::BinOp::*;
+    for (i, op) in e.iter().enumerate() {
+        if *op != Op::Gen {
+            continue;
+        }
+        let k = match (i.checked_sub(1).map(|j| e[j]), e.get(i + 1), e.get(i + 2)) {
+            (_, Some(Op::Lit(k)), Some(Op::Bin(Lt | Le | Gt | Ge | Eq | Ne))) => *k,
+            (Some(Op::Lit(k)), Some(Op::Bin(Lt | Le | Gt | Ge | Eq | Ne)), _) => k,
+            _ => return None,
+        };
+        for v in [k, k.saturating_add(1)] {
+            if let Ok(v) = u32::try_from(v.max(0)) {
+                out.push(v);
+            }
+        }
+    }
+    Some(())
+}
+
+/// The first generation of class `class` (its representative).
+fn class_rep(bounds: &[u32], class: usize) -> u32 {
+    if class == 0 { 0 } else { bounds[class - 1] }
+}
+
+// ---------------------------------------------------------------------------
+// Decision trees
+
+struct TreeBuilder<'a> {
+    isa: &'a Isa,
+    width: u32,
+    nodes: Vec<Node>,
+    slots: Vec<u32>,
+    lists: Vec<u16>,
+    list_at: HashMap<Vec<u16>, u32>,
+    built: HashMap<(Vec<u16>, Bits), u32>,
+}
+
+/// The decision tree of `group`: every leaf (of every generation) is reachable
+/// from each word its identifying bits match, in priority order.
+pub fn build_tree(isa: &Isa, group: u16) -> Tree {
+    let g = &isa.groups[group as usize];
+    let mut b = TreeBuilder {
+        isa,
+        width: g.bits.min(128),
+        nodes: Vec::new(),
+        slots: Vec::new(),
+        lists: Vec::new(),
+        list_at: HashMap::new(),
+        built: HashMap::new(),
+    };
+    let root = b.build(g.leaves.to_vec(), 0, 0);
+    Tree { root, nodes: leak(b.nodes), slots: leak(b.slots), lists: leak(b.lists) }
+}
+
+impl TreeBuilder<'_> {
+    fn mask_value(&self, leaf: u16) -> (Bits, Bits) {
+        let l = &self.isa.leaves[leaf as usize];
+        let m = l.mask & mask_of(0, self.width);
+        (m, l.value & m)
+    }
+
+    fn list(&mut self, cands: &[u16]) -> u32 {
+        if let Some(&at) = self.list_at.get(cands) {
+            return at;
+        }
+        let at = self.lists.len() as u32;
+        self.lists.push(cands.len() as u16);
+        self.lists.extend_from_slice(cands);
+        self.list_at.insert(cands.to_vec(), at);
+        at
+    }
+
+    fn build(&mut self, cands: Vec<u16>, fixed: Bits, depth: u32) -> u32 {
+        let key = (cands, fixed);
+        if let Some(&slot) = self.built.get(&key) {
+            return slot;
+        }
+        let (cands, fixed) = key;
+        let slot = match (cands.len() > 1 && depth < MAX_TREE_DEPTH).then(|| self.best_window(&cands, fixed)).flatten()
+        {
+            None => self.list(&cands),
+            Some((lo, w)) => {
+                let index = self.nodes.len();
+                let first = self.slots.len() as u32;
+                self.nodes.push(Node { lo: lo as u8, width: w as u8, first });
+                self.slots.extend(std::iter::repeat_n(0, 1 << w));
+                let window = mask_of(lo, w);
+                for v in 0..1u32 << w {
+                    let want = (v as Bits) << lo;
+                    let child: Vec<u16> = cands
+                        .iter()
+                        .copied()
+                        .filter(|&c| {
+                            let (m, val) = self.mask_value(c);
+                            (want ^ val) & m & window == 0
+                        })
+                        .collect();
+                    let s = self.build(child, fixed | window, depth + 1);
+                    self.slots[(first + v) as usize] = s;
+                }
+                NODE | index as u32
+            }
+        };
+        self.built.insert((cands, fixed), slot);
+        slot
+    }
+
+    /// The run of bits that best splits `cands`: the smallest largest child,
+    /// then the fewest candidates over all children. `None` if no run makes
+    /// progress.
+    fn best_window(&self, cands: &[u16], fixed: Bits) -> Option<(u32, u32)> {
+        let mut best: Option<((usize, usize), (u32, u32))> = None;
+        for lo in 0..self.width {
+            if fixed >> lo & 1 == 1 {
+                continue;
+            }
+            for w in 1..=MAX_NODE_BITS.min(self.width - lo) {
+                if (fixed >> lo) & ((1 << w) - 1) != 0 {
+                    break;
+                }
+                let Some(score) = self.score(cands, lo, w) else { continue };
+                if score.0 < cands.len() && best.is_none_or(|(s, _)| score < s) {
+                    best = Some((score, (lo, w)));
+                }
+            }
+        }
+        best.map(|(_, win)| win)
+    }
+
+    /// (largest child, total over children) for a node on `w` bits at `lo`.
+    /// Candidates are counted per distinct mask in the window, so this costs
+    /// masks × 2^w rather than candidates × 2^w.
+    fn score(&self, cands: &[u16], lo: u32, w: u32) -> Option<(usize, usize)> {
+        let wm: u32 = (1 << w) - 1;
+        let mut by_mask: Vec<(u32, Vec<usize>)> = Vec::new();
+        let mut useful = false;
+        for &c in cands {
+            let (m, v) = self.mask_value(c);
+            let (m, v) = (((m >> lo) as u32) & wm, ((v >> lo) as u32) & wm);
+            useful |= m != 0;
+            let i = match by_mask.iter().position(|(bm, _)| *bm == m) {
+                Some(i) => i,
+                None => {
+                    by_mask.push((m, vec![0; 1 << w]));
+                    by_mask.len() - 1
+                }
+            };
+            by_mask[i].1[v as usize] += 1;
+        }
+        if !useful {
+            return None;
+        }
+        let (mut max, mut total) = (0, 0);
+        for v in 0..=wm {
+            let n: usize = by_mask.iter().map(|(m, counts)| counts[(v & m) as usize]).sum();
+            max = max.max(n);
+            total += n;
+        }
+        Some((max, total))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Which bits a check may read
+
+#[derive(Clone, Copy)]
+struct St {
+    leaf: u16,
+    case: u16,
+    base: u32,
+    via: u16,
+}
+
+/// The bits expressions and operand checks may read, for one generation.
+struct Deps<'a> {
+    isa: &'a Isa,
+    gen_: u32,
+}
+
+impl Deps<'_> {
+    fn field(&self, path: &[St], idx: u16) -> Option<Bits> {
+        let s = path.last()?;
+        let f = self.isa.leaves[s.leaf as usize].cases.get(s.case as usize)?.fields.get(idx as usize)?;
+        match f.src {
+            Src::Bits(r) => Some(ranges_mask(r, s.base)),
+            Src::Expr(e) => self.expr(path, e),
+            Src::Param(p) => self.param(path, p),
+        }
+    }
+
+    fn param(&self, path: &[St], p: u16) -> Option<Bits> {
+        let n = path.len();
+        if n < 2 {
+            return Some(0);
+        }
+        let step = path[n - 1];
+        let parent = &path[..n - 1];
+        let ps = parent[n - 2];
+        let pf = self.isa.leaves[ps.leaf as usize].cases.get(ps.case as usize)?.fields.get(step.via as usize)?;
+        match pf.ty {
+            Ty::Group { params, .. } => match params.get(p as usize) {
+                Some(e) => self.expr(parent, e),
+                None => Some(0),
+            },
+            _ => Some(0),
+        }
+    }
+
+    fn expr(&self, path: &[St], e: Expr) -> Option<Bits> {
+        let mut d = 0;
+        for op in e {
+            d |= match *op {
+                Op::Field(i) => self.field(path, i)?,
+                Op::Param(i) => self.param(path, i)?,
+                _ => 0,
+            };
+        }
+        Some(d)
+    }
+
+    /// What choosing a form of `group` at `base` reads.
+    fn select(&self, path: &mut Vec<St>, group: u16, base: u32, via: u16) -> Option<Bits> {
+        let g = &self.isa.groups[group as usize];
+        let mut d = 0;
+        for &l in g.leaves {
+            let leaf = &self.isa.leaves[l as usize];
+            if !leaf.exists_in(self.gen_) {
+                continue;
+            }
+            d |= (leaf.mask & mask_of(0, g.bits)).checked_shl(base)?;
+            path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, base, via });
+            let r = leaf.requires.iter().try_fold(0, |acc, r| Some(acc | self.expr(path, r)?));
+            path.pop();
+            d |= r?;
+        }
+        Some(d)
+    }
+
+    /// What checking the operand field `fi` of the leaf at the end of `path`
+    /// (in its current case) reads: `Some(0)` for a field that is not checked.
+    fn site(&self, path: &mut Vec<St>, fi: usize) -> Option<Bits> {
+        let s = *path.last()?;
+        let f = &self.isa.leaves[s.leaf as usize].cases[s.case as usize].fields[fi];
+        match (f.ty, f.src) {
+            (Ty::Enum(_), Src::Bits(r)) => Some(ranges_mask(r, s.base)),
+            (Ty::Group { group, .. }, Src::Bits(r)) => {
+                if path.len() >= MAX_DEPTH {
+                    return None;
+                }
+                let base = s.base + r.first().map_or(0, |r| r.lo as u32);
+                let mut d = self.select(path, group, base, fi as u16)?;
+                for &l in self.isa.groups[group as usize].leaves {
+                    let leaf = &self.isa.leaves[l as usize];
+                    if !leaf.exists_in(self.gen_) {
+                        continue;
+                    }
+                    path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, base, via: fi as u16 });
+                    let r = self.check(path);
+                    path.pop();
+                    d |= r?;
+                }
+                Some(d)
+            }
+            _ => Some(0),
+        }
+    }
+
+    /// What checking the leaf at the end of `path` reads, in every case.
+    fn check(&self, path: &mut Vec<St>) -> Option<Bits> {
+        let s = *path.last()?;
+        let leaf = &self.isa.leaves[s.leaf as usize];
+        let default = (leaf.cases.len() - 1) as u16;
+        let mut d = self.when_deps(path)?;
+        for (ci, case) in leaf.cases.iter().enumerate() {
+            if case.parse_only {
+                continue;
+            }
+            path.last_mut()?.case = ci as u16;
+            for fi in 0..case.fields.len() {
+                let r = self.site(path, fi);
+                d |= r?;
+            }
+        }
+        path.last_mut()?.case = default;
+        Some(d)
+    }
+
+    /// What choosing the case of the leaf at the end of `path` reads.
+    fn when_deps(&self, path: &mut [St]) -> Option<Bits> {
+        let s = *path.last()?;
+        let leaf = &self.isa.leaves[s.leaf as usize];
+        path.last_mut()?.case = (leaf.cases.len() - 1) as u16;
+        let mut d = 0;
+        for c in leaf.cases.iter().filter(|c| !c.parse_only) {
+            if let Some(e) = c.when {
+                d |= self.expr(path, e)?;
+            }
+        }
+        Some(d)
+    }
+}
+
+fn ranges_mask(r: &[Range], base: u32) -> Bits {
+    r.iter().fold(0, |m, r| m | mask_of(base + r.lo as u32, r.width as u32))
+}
+
+// ---------------------------------------------------------------------------
+// Tabulated checks
+
+/// A part of a check: what identifies it (equal keys are the same function of
+/// the same bits), the bits it may read, and the reference code that decides it.
+struct Part<'f> {
+    key: String,
+    deps: Bits,
+    holds: Box<dyn Fn(Bits) -> bool + 'f>,
+}
+
+#[derive(Default)]
+struct Plans {
+    units: Vec<Unit>,
+    ranges: Vec<Range>,
+    bitmaps: Vec<u64>,
+    bitmap_at: HashMap<Vec<u64>, u32>,
+    /// Tabulated parts by (key, bits tabulated, identifying bits read, generation).
+    memo: HashMap<(String, Bits, Bits, u32), Unit>,
+}
+
+impl Plans {
+    fn plan(&mut self, isa: &Isa, leaf: u16, gen_: u32) -> Plan {
+        let slow = Plan { requires: Check::Slow, operands: Check::Slow };
+        if !isa.leaves[leaf as usize].exists_in(gen_) {
+            return slow;
+        }
+        let deps = Deps { isa, gen_ };
+        let requires = match requires_parts(&deps, leaf) {
+            Some(parts) => self.tabulate(isa, leaf, gen_, parts),
+            None => Check::Slow,
+        };
+        let operands = match operand_parts(&deps, leaf) {
+            Some(parts) => self.tabulate(isa, leaf, gen_, parts),
+            None => Check::Slow,
+        };
+        Plan { requires, operands }
+    }
+
+    /// Tabulates each part over the bits it reads besides the leaf's
+    /// identifying bits (which are constant for every word of the leaf).
+    fn tabulate(&mut self, isa: &Isa, leaf: u16, gen_: u32, parts: Vec<Part<'_>>) -> Check {
+        let l = &isa.leaves[leaf as usize];
+        let (fixed, base) = (l.mask, l.value & l.mask);
+        if parts.iter().any(|p| (p.deps & !fixed).count_ones() > MAX_UNIT_BITS) {
+            return Check::Slow;
+        }
+        let mut units = Vec::new();
+        for p in parts {
+            let deps = p.deps & !fixed;
+            if deps == 0 && (p.holds)(base) {
+                continue;
+            }
+            let memo_key = (p.key, deps, base & p.deps, gen_);
+            let unit = match self.memo.get(&memo_key) {
+                Some(u) => *u,
+                None => {
+                    let u = self.unit(base, deps, &*p.holds);
+                    self.memo.insert(memo_key, u);
+                    u
+                }
+            };
+            if !units.contains(&unit) {
+                units.push(unit);
+            }
+        }
+        let start = self.units.len() as u32;
+        let len = units.len() as u16;
+        self.units.extend(units);
+        Check::Table { start, len }
+    }
+
+    fn unit(&mut self, base: Bits, deps: Bits, holds: &dyn Fn(Bits) -> bool) -> Unit {
+        let n = deps.count_ones();
+        let mut bitmap = vec![0u64; (1usize << n).div_ceil(64)];
+        let ranges = runs(deps);
+        for i in 0..1u64 << n {
+            if holds(base | scatter(i, &ranges)) {
+                bitmap[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        let bitmap = match self.bitmap_at.get(&bitmap) {
+            Some(&at) => at,
+            None => {
+                let at = self.bitmaps.len() as u32;
+                self.bitmaps.extend_from_slice(&bitmap);
+                self.bitmap_at.insert(bitmap, at);
+                at
+            }
+        };
+        let range_start = self.ranges.len() as u32;
+        self.ranges.extend_from_slice(&ranges);
+        Unit { range_start, range_len: ranges.len() as u8, bitmap }
+    }
+}
+
+/// The runs of set bits of `m`, highest first (the order `extract` reads).
+fn runs(m: Bits) -> Vec<Range> {
+    let mut out = Vec::new();
+    let mut lo = 0;
+    while lo < 128 {
+        if m >> lo & 1 == 0 {
+            lo += 1;
+            continue;
+        }
+        let mut w = 0;
+        while lo + w < 128 && m >> (lo + w) & 1 == 1 {
+            w += 1;
+        }
+        out.push(Range { lo: lo as u8, width: w as u8 });
+        lo += w;
+    }
+    out.reverse();
+    out
+}
+
+/// The word whose `ranges` hold the value `v` (the inverse of `extract`).
+fn scatter(v: u64, ranges: &[Range]) -> Bits {
+    isa_runtime::insert(0, 0, ranges, v as u128).0
+}
+
+/// The `requires` conditions, one part per operand of a top-level `&&`.
+fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
+    let (isa, gen_) = (deps.isa, deps.gen_);
+    let l = &isa.leaves[leaf as usize];
+    let path = [St { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+    let mut parts = Vec::new();
+    let mut terms = Vec::new();
+    for r in l.requires {
+        isa_runtime::conjuncts(r, &mut terms);
+    }
+    for (i, t) in terms.into_iter().enumerate() {
+        parts.push(Part {
+            key: format!("leaf {leaf} requires {i}"),
+            deps: deps.expr(&path, t)?,
+            holds: Box::new(move |b| isa.condition_holds(leaf, t, b, gen_)),
+        });
+    }
+    Some(parts)
+}
+
+/// The operand checks: one part per checked field. A field every case has
+/// (or of the one case the generation fixes) is its own part; one only some
+/// cases have is a part with the bits that choose the case.
+fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
+    let (isa, gen_) = (deps.isa, deps.gen_);
+    let l = &isa.leaves[leaf as usize];
+    let mut path = vec![St { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+    let when = deps.when_deps(&mut path)? & !l.mask;
+    let cases: Vec<u16> = if when == 0 {
+        // The case does not depend on the operands: the one in force for any word.
+        vec![isa.case_in_force(leaf, l.value & l.mask, gen_)]
+    } else {
+        (0..l.cases.len() as u16).filter(|&c| !l.cases[c as usize].parse_only).collect()
+    };
+    // Checked fields per case: (key, field index, bits read).
+    let mut sites: Vec<Vec<(String, usize, Bits)>> = Vec::new();
+    for &c in &cases {
+        path[0].case = c;
+        let fields = l.cases[c as usize].fields;
+        let mut here = Vec::new();
+        for (fi, f) in fields.iter().enumerate() {
+            if is_checked(f) {
+                here.push((site_key(fields, f, leaf, c as usize), fi, deps.site(&mut path, fi)?));
+            }
+        }
+        sites.push(here);
+    }
+    let mut parts = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (ci, here) in sites.iter().enumerate() {
+        for (key, fi, d) in here {
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let having: Vec<(u16, usize)> = sites
+                .iter()
+                .zip(&cases)
+                .filter_map(|(s, &c)| s.iter().find(|(k, _, _)| k == key).map(|(_, f, _)| (c, *f)))
+                .collect();
+            let all = sites.iter().flatten().filter(|(k, _, _)| k == key).fold(*d, |m, (_, _, d)| m | d);
+            if having.len() == cases.len() {
+                let (c, fi) = (cases[ci], *fi);
+                parts.push(Part {
+                    key: key.clone(),
+                    deps: all,
+                    holds: Box::new(move |b| isa.operand_holds(leaf, c, fi, b, gen_)),
+                });
+            } else {
+                parts.push(Part {
+                    key: format!("leaf {leaf} cases {key}"),
+                    deps: all | when,
+                    holds: Box::new(move |b| {
+                        let c = isa.case_in_force(leaf, b, gen_);
+                        having
+                            .iter()
+                            .find(|(hc, _)| *hc == c)
+                            .is_none_or(|&(c, fi)| isa.operand_holds(leaf, c, fi, b, gen_))
+                    }),
+                });
+            }
+        }
+    }
+    Some(parts)
+}
+
+fn is_checked(f: &Field) -> bool {
+    matches!((f.ty, f.src), (Ty::Enum(_) | Ty::Group { .. }, Src::Bits(_)))
+}
+
+/// What a checked field is, independent of its name and index: its bits, its
+/// type and its parameters with the fields they read spelled out (a computed
+/// field is only known to mean the same within its leaf and case).
+fn site_key(fields: &[Field], f: &Field, leaf: u16, case: usize) -> String {
+    let params = match f.ty {
+        Ty::Group { group, params } => {
+            let ps: Vec<String> = params
+                .iter()
+                .map(|e| {
+                    e.iter()
+                        .map(|op| match op {
+                            Op::Field(i) => match fields.get(*i as usize).map(|x| x.src) {
+                                Some(src @ Src::Bits(_)) => format!("{src:?}"),
+                                _ => format!("leaf {leaf} case {case} field {i}"),
+                            },
+                            other => format!("{other:?}"),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            format!("group {group} ({})", ps.join(", "))
+        }
+        Ty::Enum(e) => format!("enum {e}"),
+        _ => String::new(),
+    };
+    format!("{:?} {params}", f.src)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_and_scatter_invert_extract() {
+        let m: Bits = 0b1110_0110 | (1 << 100);
+        let r = runs(m);
+        assert_eq!(r, [Range { lo: 100, width: 1 }, Range { lo: 5, width: 3 }, Range { lo: 1, width: 2 }]);
+        for v in 0..64u64 {
+            let bits = scatter(v, &r);
+            assert_eq!(bits & !m, 0);
+            assert_eq!(isa_runtime::extract(bits, 0, &r), v as u128);
+        }
+    }
+
+    #[test]
+    fn gen_comparisons_make_classes() {
+        let mut out = Vec::new();
+        let e: Expr = &[Op::Gen, Op::Lit(8), Op::Bin(isa_runtime::BinOp::Ge)];
+        gen_constants(e, &mut out).unwrap();
+        assert_eq!(out, [8, 9]);
+        let e: Expr = &[Op::Lit(500), Op::Gen, Op::Bin(isa_runtime::BinOp::Le)];
+        gen_constants(e, &mut out).unwrap();
+        assert_eq!(out, [8, 9, 500, 501]);
+        // Arithmetic on the generation cannot be split into classes.
+        let e: Expr = &[Op::Gen, Op::Lit(2), Op::Bin(isa_runtime::BinOp::Mul)];
+        assert!(gen_constants(e, &mut out).is_none());
+        assert_eq!(class_rep(&[8, 9], 0), 0);
+        assert_eq!(class_rep(&[8, 9], 2), 9);
+    }
+}
