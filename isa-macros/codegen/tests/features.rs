@@ -312,3 +312,38 @@ fn a_tag_keys_a_row_apart_and_is_not_printed() {
     assert_eq!(isa.assemble("load", 1).unwrap(), (3, 8));
     assert_eq!(isa.assemble("load", 2).unwrap(), (0b1011, 8));
 }
+
+/// Tools that describe a target (the reference manuals) learn, for each leaf,
+/// the bitsets it is made of and where it was written.
+#[test]
+fn leaves_know_their_lineage_and_place() {
+    let dir = std::env::temp_dir().join(format!("isagen-features-{}-lineage", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("isa.yaml");
+    std::fs::write(
+        &path,
+        r#"isa: lin
+instruction: inst
+bitsets:
+  inst: {size: 8}
+  fmt:
+    extends: inst
+    fields: {OPC: {bits: 0..7, type: uint}}
+    display: "{NAME}"
+  own:
+    extends: inst
+    pattern: {0..7: "11111111"}
+    display: "own"
+instructions:
+  - {extends: fmt, field: OPC, opcodes: {a: 1, b: 2}}
+"#,
+    )
+    .unwrap();
+    let spec = isa_codegen::load(&path).unwrap_or_else(|d| panic!("{d:?}"));
+    let b = spec.isa.leaf_by_key("b").unwrap() as usize;
+    assert_eq!(spec.lineage[b], ["b", "fmt", "inst"]);
+    assert_eq!(spec.defined_at[b].line, 14, "the row of the table");
+    let own = spec.isa.leaf_by_key("own").unwrap() as usize;
+    assert_eq!(spec.lineage[own], ["own", "inst"]);
+    assert_eq!((spec.defined_at[own].line, spec.defined_at[own].col), (9, 3));
+}
