@@ -347,3 +347,53 @@ instructions:
     assert_eq!(spec.lineage[own], ["own", "inst"]);
     assert_eq!((spec.defined_at[own].line, spec.defined_at[own].col), (9, 3));
 }
+
+/// A branch offset stored in units of 2 bytes and split over the word, the
+/// shape of RISC-V's B and J immediates: the text shows the byte offset
+/// (`OFF = IMM << 1`), and the assembler binds IMM directly, however wide.
+const SCALED: &str = r#"
+isa: scaled
+instruction: inst
+bitsets:
+  inst: {size: 32}
+  br:
+    extends: inst
+    pattern: {0..6: "1100011"}
+    fields:
+      IMM: {bits: [31, 7, 25..30, 8..11], type: int}
+      OFF: {expr: IMM << 1, type: int}
+      R: {bits: 12..24, type: uint}
+    display: "{NAME} {R}, {OFF}"
+  jmp:
+    extends: inst
+    pattern: {0..6: "1101111", 7..11: "x"}
+    fields:
+      IMM: {bits: [31, 12..19, 20, 21..30], type: int}
+      OFF: {expr: IMM << 1, type: int}
+    display: "jal {OFF}"
+instructions:
+  - {extends: br, field: R, opcodes: {beq: 0}}
+"#;
+
+#[test]
+fn shifted_fields_assemble_directly() {
+    let isa = load("scaled", SCALED);
+    let g = isa.default_gen;
+    // llvm-mc encodes `beq a0, a1, -8` as 0xfeb50ce3; without the registers
+    // (bits 15..24) that is 0xfe000ce3.
+    let (bits, _) = isa.assemble("beq 0, -8", g).unwrap();
+    assert_eq!(bits, 0xfe00_0ce3);
+    let inst = isa.decode(bits, g).unwrap();
+    assert_eq!(isa.print(&inst, g), "beq 0, -8");
+    // A 20-bit immediate, far beyond what the solver would enumerate.
+    let (bits, _) = isa.assemble("jal 2048", g).unwrap();
+    assert_eq!(bits, 0x0010_006f);
+    assert_eq!(isa.print(&isa.decode(bits, g).unwrap(), g), "jal 2048");
+    let (bits, _) = isa.assemble("jal -1048576", g).unwrap();
+    assert_eq!(isa.print(&isa.decode(bits, g).unwrap(), g), "jal -1048576");
+    // An odd offset cannot be written; nor one out of range.
+    let e = isa.assemble("beq 0, 7", g).unwrap_err().to_string();
+    assert!(e.contains("7 is not a multiple of 2"), "{e}");
+    let e = isa.assemble("beq 0, 4096", g).unwrap_err().to_string();
+    assert!(e.contains("4096 does not fit field OFF (range -4096..=4094"), "{e}");
+}
