@@ -10,5 +10,10 @@ pub mod ir3 {
     isa_macros::isa!("../ir3/isa.yaml");
 }
 
+/// RISC-V RV32I, the 32-bit base integer instruction set (with Zifencei's fence.i).
+pub mod rv32i {
+    isa_macros::isa!("../rv32i/isa.yaml");
+}
+
 /// Every target, for tools that take `--target NAME`.
-pub static TARGETS: &[&isa_runtime::Isa] = &[&gcn::ISA, &ir3::ISA];
+pub static TARGETS: &[&isa_runtime::Isa] = &[&gcn::ISA, &ir3::ISA, &rv32i::ISA];
