@@ -184,51 +184,66 @@ impl<'d> Lower<'d> {
         // where the number changes between generations).
         for (path, t) in tables {
             let t = t.value;
-            for (name, value) in t.opcodes {
-                let at = loc(&path, &name);
-                for (key, opc, range, base) in self.table_rows(&t.extends, &name, &value, &gens, &path) {
-                    if let Some(prev) = bdefs.get(&key) {
-                        self.d.push(
-                            Diagnostic::new(at.clone(), format!("`{key}` is defined twice"))
-                                .note(format!("first defined at {}", prev.at)),
-                        );
-                        continue;
-                    }
-                    let mut fixed = IndexMap::new();
-                    let v = Spanned::new(opc, value.referenced, value.defined);
-                    fixed.insert(Spanned::new(t.field.value.clone(), t.field.referenced, t.field.defined), v);
-                    let r#gen = match (range, &t.r#gen) {
-                        (Some(r), Some(tg)) => Some(Spanned::new(
-                            crate::schema::GenRange {
-                                min: r.min.max(tg.value.min),
-                                max: match (r.max, tg.value.max) {
-                                    (Some(a), Some(b)) => Some(a.min(b)),
-                                    (a, b) => a.or(b),
+            for (name, value) in &t.opcodes {
+                let at = loc(&path, name);
+                // The row itself, then each encoding derived from it.
+                let mut forms = vec![(name.clone(), value.clone(), &t.extends, &t.field)];
+                for d in t.derive.iter().flatten() {
+                    let Some(v) = self.derived_opcode(value, &d.value.offset, &gens, &path, name) else { continue };
+                    let key = format!("{}@{}", name.value, d.value.tag.value);
+                    forms.push((
+                        Spanned::new(key, name.referenced, name.defined),
+                        Spanned::new(v, value.referenced, value.defined),
+                        &d.value.extends,
+                        d.value.field.as_ref().unwrap_or(&t.field),
+                    ));
+                }
+                for (name, value, extends, field) in forms {
+                    for (key, opc, range, base) in self.table_rows(extends, &name, &value, &gens, &path) {
+                        if let Some(prev) = bdefs.get(&key) {
+                            self.d.push(
+                                Diagnostic::new(at.clone(), format!("`{key}` is defined twice"))
+                                    .note(format!("first defined at {}", prev.at)),
+                            );
+                            continue;
+                        }
+                        let mut fixed = IndexMap::new();
+                        let v = Spanned::new(opc, value.referenced, value.defined);
+                        fixed.insert(Spanned::new(field.value.clone(), field.referenced, field.defined), v);
+                        let r#gen = match (range, &t.r#gen) {
+                            (Some(r), Some(tg)) => Some(Spanned::new(
+                                crate::schema::GenRange {
+                                    min: r.min.max(tg.value.min),
+                                    max: match (r.max, tg.value.max) {
+                                        (Some(a), Some(b)) => Some(a.min(b)),
+                                        (a, b) => a.or(b),
+                                    },
                                 },
-                            },
-                            value.referenced,
-                            value.defined,
-                        )),
-                        (Some(r), None) => Some(Spanned::new(r, value.referenced, value.defined)),
-                        (None, g) => g.clone(),
-                    };
-                    // `mnemonic@tag` keys a row apart from a same-named one of
-                    // another table (another format in other generations); it
-                    // prints as the mnemonic.
-                    let mnemonic = name.value.split('@').next().unwrap_or(&name.value);
-                    let display_name =
-                        (key != mnemonic).then(|| Spanned::new(mnemonic.to_string(), name.referenced, name.defined));
-                    let spec = BitsetSpec {
-                        name: display_name,
-                        extends: Some(Spanned::new(base, t.extends.referenced, t.extends.defined)),
-                        r#gen,
-                        sched: t.sched.clone(),
-                        flags: t.flags.clone(),
-                        doc: t.doc.clone(),
-                        fixed: Some(fixed),
-                        ..Default::default()
-                    };
-                    bdefs.insert(key.clone(), BDef { key, file: path.clone(), at: at.clone(), spec });
+                                value.referenced,
+                                value.defined,
+                            )),
+                            (Some(r), None) => Some(Spanned::new(r, value.referenced, value.defined)),
+                            (None, g) => g.clone(),
+                        };
+                        // `mnemonic@tag` keys a row apart from a same-named one of
+                        // another table (another format in other generations); it
+                        // prints as the mnemonic.
+                        let mnemonic = name.value.split('@').next().unwrap_or(&name.value);
+                        let display_name = (key != mnemonic)
+                            .then(|| Spanned::new(mnemonic.to_string(), name.referenced, name.defined));
+                        let spec = BitsetSpec {
+                            name: display_name,
+                            extends: Some(Spanned::new(base, extends.referenced, extends.defined)),
+                            r#gen,
+                            sched: t.sched.clone(),
+                            flags: t.flags.clone(),
+                            doc: t.doc.clone(),
+                            fields: t.fields.clone(),
+                            fixed: Some(fixed),
+                            ..Default::default()
+                        };
+                        bdefs.insert(key.clone(), BDef { key, file: path.clone(), at: at.clone(), spec });
+                    }
                 }
             }
         }
@@ -439,6 +454,71 @@ impl Lower<'_> {
                 (key, opc, Some(r), b)
             })
             .collect()
+    }
+
+    /// A derived encoding's opcode: the row's opcode plus the offset, generation
+    /// by generation (absent wherever either is). `None` after an error, or when
+    /// the derived encoding exists in no generation.
+    fn derived_opcode(
+        &mut self,
+        row: &S<crate::schema::OpcodeValue>,
+        offset: &S<crate::schema::OpcodeValue>,
+        gens: &[Gen],
+        file: &Path,
+        name: &S<String>,
+    ) -> Option<crate::schema::OpcodeValue> {
+        use crate::schema::OpcodeValue;
+        if let (OpcodeValue::All(r), OpcodeValue::All(o)) = (&row.value, &offset.value) {
+            return Some(OpcodeValue::All(r + o));
+        }
+        if gens.is_empty() {
+            self.d.err(&loc(file, offset), "a per-generation offset needs `generations` in the root spec");
+            return None;
+        }
+        let rows = self.values_by_gen(name, row, gens, file)?;
+        let offs = self.values_by_gen(name, offset, gens, file)?;
+        let per_gen: Vec<Option<i64>> = rows.iter().zip(&offs).map(|(r, o)| Some((*r)? + (*o)?)).collect();
+        if per_gen.iter().all(Option::is_none) {
+            return None;
+        }
+        let mut cols = Vec::new();
+        for (i, v) in per_gen.iter().enumerate() {
+            if i == 0 || per_gen[i - 1] != *v {
+                cols.push((gens[i].name.to_string(), *v));
+            }
+        }
+        Some(OpcodeValue::PerGen(cols))
+    }
+
+    /// A table value (an opcode or an offset) in each generation, oldest first.
+    fn values_by_gen(
+        &mut self,
+        name: &S<String>,
+        value: &S<crate::schema::OpcodeValue>,
+        gens: &[Gen],
+        file: &Path,
+    ) -> Option<Vec<Option<i64>>> {
+        let segs = self.opcode_segments(name, value, gens, file);
+        if segs.is_empty() && matches!(value.value, crate::schema::OpcodeValue::PerGen(_)) {
+            // Either an error was reported, or the value is absent everywhere.
+            let all_absent =
+                matches!(&value.value, crate::schema::OpcodeValue::PerGen(c) if c.iter().all(|(_, v)| v.is_none()));
+            if !all_absent {
+                return None;
+            }
+        }
+        Some(
+            gens.iter()
+                .map(|g| {
+                    segs.iter().find_map(|(_, v, r)| match r {
+                        None => Some(*v),
+                        Some(r) => {
+                            (r.min.is_none_or(|m| g.value >= m) && r.max.is_none_or(|m| g.value <= m)).then_some(*v)
+                        }
+                    })
+                })
+                .collect(),
+        )
     }
 
     /// The leaves an opcode-table row stands for: `(key, opcode, generations)`.

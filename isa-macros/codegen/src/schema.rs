@@ -94,7 +94,7 @@ pub struct BitsetSpec {
     pub priority: Option<S<i64>>,
 }
 
-#[derive(Deserialize, Debug)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct FieldSpec {
     pub bits: Option<S<BitsSpec>>,
@@ -170,10 +170,32 @@ pub struct OpcodeTable {
     pub sched: Option<S<String>>,
     pub flags: Option<Vec<S<String>>>,
     pub doc: Option<S<String>>,
+    /// Fields every row adds to its format, such as operand widths, so that
+    /// one format serves tables that differ only in derived values.
+    pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
+    /// Further encodings of every row, in other formats whose opcode field holds
+    /// the row's opcode plus an offset.
+    pub derive: Option<Vec<S<DeriveSpec>>>,
     /// Mnemonic -> value of `field`: one number for every generation, or one per
     /// generation (`{gfx6: 3, gfx8: 0}`, each value holding until the next listed
     /// generation; `~` for absent from that generation on).
     pub opcodes: IndexMap<S<String>, S<OpcodeValue>>,
+}
+
+/// Another encoding of every row of a table: the row's opcode plus `offset` in
+/// `field` of the `extends` format, keyed `mnemonic@tag`. GCN's VOP3 (`_e64`)
+/// forms of its VOP1, VOP2 and VOPC instructions are such encodings.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct DeriveSpec {
+    pub extends: S<TableBase>,
+    /// The opcode field of `extends`; the table's `field` when omitted.
+    pub field: Option<S<String>>,
+    /// Added to the row's opcode: one number, or one per generation (`~` where
+    /// the derived encoding does not exist).
+    pub offset: S<OpcodeValue>,
+    pub tag: S<String>,
+    pub doc: Option<S<String>>,
 }
 
 /// The bitset an opcode table's rows extend: one for all generations, or one

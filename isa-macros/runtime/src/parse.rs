@@ -777,10 +777,18 @@ impl Isa {
                     }
                     // The solver made the case conditions hold; the decoder must agree.
                     match p.isa.decode(st.bits, p.gen_) {
-                        Ok(inst) if inst.leaf == leaf => {
-                            found = Some(inst);
-                            true
-                        }
+                        // The encoding must also keep the target's rules (the
+                        // decoder reads what the hardware would refuse to run).
+                        Ok(inst) if inst.leaf == leaf => match p.isa.validate(&inst, p.gen_).first() {
+                            Some(rule) => {
+                                p.fail(end, || rule.to_string());
+                                false
+                            }
+                            None => {
+                                found = Some(inst);
+                                true
+                            }
+                        },
                         _ => {
                             p.fail(end, || format!("operands do not form a valid `{}`", l.name));
                             false

@@ -17,7 +17,8 @@ impl Isa {
         let mut bits = noise & mask_of(0, l.bits);
         bits = self.fill(leaf, 0, bits, gen_, rng, 0);
         let inst = self.decode(bits, gen_).ok()?;
-        (inst.leaf == leaf).then_some(inst)
+        // A sample is a valid instruction: it keeps the target's rules too.
+        (inst.leaf == leaf && self.validate(&inst, gen_).is_empty()).then_some(inst)
     }
 
     fn fill(&self, leaf: u16, base: u32, mut bits: Bits, gen_: u32, rng: &mut dyn FnMut() -> u64, depth: u32) -> Bits {
