@@ -83,7 +83,7 @@ impl Isa {
             if !leaf.exists_in(env.gen_) {
                 continue;
             }
-            env.read |= place.to_word(leaf.mask & mask_of(0, g.bits));
+            env.read |= place.in_word(leaf.mask & mask_of(0, g.bits));
             if self.masked_to_length(leaf, l, word, env.gen_) & leaf.mask != leaf.value {
                 continue;
             }
@@ -212,7 +212,7 @@ impl Isa {
                 local |= ig.mask;
             }
         }
-        let mut out = path[depth].to_word(local);
+        let mut out = path[depth].in_word(local);
         for (fi, field) in c.fields.iter().enumerate() {
             let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else { continue };
             let Some(at) = path[depth].child(ranges) else { continue };

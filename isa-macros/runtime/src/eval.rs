@@ -30,7 +30,7 @@ impl Env<'_> {
             Src::Bits(ranges) => {
                 let mut width = 0;
                 for r in ranges {
-                    self.read |= step.to_word(mask_of(r.lo as u32, r.width as u32));
+                    self.read |= step.in_word(mask_of(r.lo as u32, r.width as u32));
                     width += r.width as u32;
                 }
                 let v = step.extract(self.bits, ranges);

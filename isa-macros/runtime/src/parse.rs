@@ -64,8 +64,8 @@ impl St {
     /// Binds the `mask` bits of the leaf placed at `at` to `value`; false on a
     /// conflict.
     fn bind_pattern(&mut self, at: &Step, mask: Bits, value: Bits) -> bool {
-        let m = at.to_word(mask);
-        let v = at.to_word(value & mask);
+        let m = at.in_word(mask);
+        let v = at.in_word(value & mask);
         if (self.bits ^ v) & m & self.bound != 0 {
             return false;
         }
@@ -503,7 +503,7 @@ impl Parser<'_> {
                 let leaf = &self.isa.leaves[step.leaf as usize];
                 let field = &leaf.cases[step.case as usize].fields[f as usize];
                 let Src::Bits(ranges) = field.src else { continue };
-                let m = ranges.iter().fold(0, |m, r| m | step.to_word(mask_of(r.lo as u32, r.width as u32)));
+                let m = ranges.iter().fold(0, |m, r| m | step.in_word(mask_of(r.lo as u32, r.width as u32)));
                 if st.bound & m != 0 {
                     continue;
                 }

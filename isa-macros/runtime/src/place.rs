@@ -50,7 +50,7 @@ impl Step {
     }
 
     /// Moves a mask of this leaf's bits to the instruction word.
-    pub fn to_word(&self, local: Bits) -> Bits {
+    pub fn in_word(&self, local: Bits) -> Bits {
         let shifted = local.checked_shl(self.base).unwrap_or(0);
         if self.map.is_empty() { shifted } else { insert(0, 0, self.map, shifted).0 }
     }
@@ -62,7 +62,7 @@ impl Step {
             return insert(bits, self.base, ranges, value);
         }
         let (g, written) = insert(self.gather(bits), self.base, ranges, value);
-        (insert(bits, 0, self.map, g).0, self.to_word(written >> self.base))
+        (insert(bits, 0, self.map, g).0, self.in_word(written >> self.base))
     }
 
     /// Where the operand in a field made of `ranges` sits: `(base, map)`. A split
@@ -100,7 +100,7 @@ mod tests {
         let (nb, written) = s.insert(0, &f, 0b111);
         assert_eq!(written, (0b11 << 44) | (1 << 14));
         assert_eq!(nb, written);
-        assert_eq!(s.to_word(0b1), 1 << 9);
+        assert_eq!(s.in_word(0b1), 1 << 9);
         // A contiguous field inside the operand keeps the map.
         let (b2, m2) = s.child(Box::leak(Box::new([Range { lo: 6, width: 2 }]))).unwrap();
         assert_eq!((b2, m2.len()), (6, 2));

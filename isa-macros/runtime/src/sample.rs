@@ -23,10 +23,10 @@ impl Isa {
 
     fn fill(&self, leaf: u16, at: Step, mut bits: Bits, gen_: u32, rng: &mut dyn FnMut() -> u64, depth: u32) -> Bits {
         let l = &self.leaves[leaf as usize];
-        let m = at.to_word(l.mask);
-        let v = at.to_word(l.value & l.mask);
+        let m = at.in_word(l.mask);
+        let v = at.in_word(l.value & l.mask);
         bits = (bits & !m) | v;
-        bits &= !at.to_word(l.dontcare);
+        bits &= !at.in_word(l.dontcare);
         if depth > 6 {
             return bits;
         }
