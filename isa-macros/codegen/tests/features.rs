@@ -373,6 +373,7 @@ fn a_table_derives_long_forms_with_an_offset() {
     assert_eq!(isa.validate(&broken, 1), vec!["the two operands must differ"]);
     let err = isa.assemble("add r3:2, 3", 1).unwrap_err();
     assert_eq!(err.message, "the two operands must differ");
+}
 
 /// Two syntaxes, a length bit, split operand fields and an opcode bit past the
 /// short form: the shape of AGX's ALU encodings.
