@@ -453,6 +453,8 @@ fn template_with(case: &Case, name: &str) -> String {
             Tok::Opt(o) => {
                 let _ = write!(t, "{{?{o}}}");
             }
+            // The mnemonic column prints as one space unless padding.
+            Tok::Column => t.push(' '),
         }
     }
     t

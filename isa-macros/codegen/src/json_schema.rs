@@ -212,17 +212,13 @@ fn custom(short: &str) -> Option<&'static Custom> {
         },
         Custom {
             name: "TableBase",
-            schema: || {
-                let map = Json::obj(&[
-                    ("type", Json::s("object")),
-                    ("additionalProperties", Json::obj(&[("type", Json::s("string"))])),
-                ]);
-                Json::obj(&[
-                    ("anyOf", Json::Array(vec![Json::obj(&[("type", Json::s("string"))]), map])),
-                    ("description", Json::s("a bitset, or a map from generation to bitset")),
-                ])
-            },
+            schema: || string_or_map("a bitset, or a map from generation to bitset"),
             sample: Sample::Str("x"),
+        },
+        Custom {
+            name: "DisplaySpec",
+            schema: || string_or_map("a display template, or a map from syntax name to template"),
+            sample: Sample::Str(""),
         },
         Custom {
             name: "OpcodeValue",
@@ -243,6 +239,13 @@ fn custom(short: &str) -> Option<&'static Custom> {
         },
     ];
     LIST.iter().find(|c| c.name == short)
+}
+
+/// A string, or a map from names to strings.
+fn string_or_map(description: &str) -> Json {
+    let string = Json::obj(&[("type", Json::s("string"))]);
+    let map = Json::obj(&[("type", Json::s("object")), ("additionalProperties", string.clone())]);
+    Json::obj(&[("anyOf", Json::Array(vec![string, map])), ("description", Json::s(description))])
 }
 
 /// The last segment of a type's path, without generics: `a::b::C<D>` -> `C`.

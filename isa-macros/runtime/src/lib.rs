@@ -13,6 +13,7 @@ mod encode;
 mod error;
 mod eval;
 mod parse;
+mod place;
 mod print;
 mod sample;
 mod tables;
