@@ -150,7 +150,9 @@ pub fn build_tree(isa: &Isa, group: u16) -> Tree {
 impl TreeBuilder<'_> {
     fn mask_value(&self, leaf: u16) -> (Bits, Bits) {
         let l = &self.isa.leaves[leaf as usize];
-        let m = l.mask & mask_of(0, self.width);
+        // Bits past the shortest form identify only within the length: the
+        // tree does not switch on them (the engine compares them).
+        let m = l.mask & mask_of(0, self.width.min(l.min_bits));
         (m, l.value & m)
     }
 
@@ -258,12 +260,37 @@ impl TreeBuilder<'_> {
 // ---------------------------------------------------------------------------
 // Which bits a check may read
 
+/// A step of the scope chain, as the engine's: the leaf, its case, and where
+/// its bits sit (`base` in the word that `map` gathers, or in the instruction
+/// word when `map` is empty).
 #[derive(Clone, Copy)]
 struct St {
     leaf: u16,
     case: u16,
     base: u32,
     via: u16,
+    map: &'static [Range],
+}
+
+impl St {
+    fn top(leaf: u16, case: u16) -> St {
+        St { leaf, case, base: 0, via: 0, map: &[] }
+    }
+
+    /// The instruction-word bits of a mask of this leaf's bits.
+    fn in_word(&self, local: Bits) -> Option<Bits> {
+        let shifted = local.checked_shl(self.base)?;
+        Some(if self.map.is_empty() { shifted } else { isa_runtime::insert(0, 0, self.map, shifted).0 })
+    }
+
+    /// Where the operand in a field made of `ranges` sits (as the engine places it).
+    fn child(&self, ranges: &'static [Range]) -> Option<(u32, &'static [Range])> {
+        match ranges {
+            [r] => Some((self.base + r.lo as u32, self.map)),
+            _ if self.map.is_empty() && self.base == 0 => Some((0, ranges)),
+            _ => None,
+        }
+    }
 }
 
 /// The bits expressions and operand checks may read, for one generation.
@@ -277,7 +304,7 @@ impl Deps<'_> {
         let s = path.last()?;
         let f = self.isa.leaves[s.leaf as usize].cases.get(s.case as usize)?.fields.get(idx as usize)?;
         match f.src {
-            Src::Bits(r) => Some(ranges_mask(r, s.base)),
+            Src::Bits(r) => s.in_word(ranges_mask(r, 0)),
             Src::Expr(e) => self.expr(path, e),
             Src::Param(p) => self.param(path, p),
         }
@@ -313,8 +340,8 @@ impl Deps<'_> {
         Some(d)
     }
 
-    /// What choosing a form of `group` at `base` reads.
-    fn select(&self, path: &mut Vec<St>, group: u16, base: u32, via: u16) -> Option<Bits> {
+    /// What choosing a form of `group` at `place` reads.
+    fn select(&self, path: &mut Vec<St>, group: u16, place: St) -> Option<Bits> {
         let g = &self.isa.groups[group as usize];
         let mut d = 0;
         for &l in g.leaves {
@@ -322,8 +349,12 @@ impl Deps<'_> {
             if !leaf.exists_in(self.gen_) {
                 continue;
             }
-            d |= (leaf.mask & mask_of(0, g.bits)).checked_shl(base)?;
-            path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, base, via });
+            if leaf.mask.checked_shr(leaf.min_bits).unwrap_or(0) != 0 {
+                // Identifying bits past the short form depend on the length.
+                return None;
+            }
+            d |= place.in_word(leaf.mask & mask_of(0, g.bits))?;
+            path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place });
             let r = leaf.requires.iter().try_fold(0, |acc, r| Some(acc | self.expr(path, r)?));
             path.pop();
             d |= r?;
@@ -337,19 +368,20 @@ impl Deps<'_> {
         let s = *path.last()?;
         let f = &self.isa.leaves[s.leaf as usize].cases[s.case as usize].fields[fi];
         match (f.ty, f.src) {
-            (Ty::Enum(_), Src::Bits(r)) => Some(ranges_mask(r, s.base)),
+            (Ty::Enum(_), Src::Bits(r)) => s.in_word(ranges_mask(r, 0)),
             (Ty::Group { group, .. }, Src::Bits(r)) => {
                 if path.len() >= MAX_DEPTH {
                     return None;
                 }
-                let base = s.base + r.first().map_or(0, |r| r.lo as u32);
-                let mut d = self.select(path, group, base, fi as u16)?;
+                let (base, map) = s.child(r)?;
+                let place = St { leaf: 0, case: 0, base, via: fi as u16, map };
+                let mut d = self.select(path, group, place)?;
                 for &l in self.isa.groups[group as usize].leaves {
                     let leaf = &self.isa.leaves[l as usize];
                     if !leaf.exists_in(self.gen_) {
                         continue;
                     }
-                    path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, base, via: fi as u16 });
+                    path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place });
                     let r = self.check(path);
                     path.pop();
                     d |= r?;
@@ -423,7 +455,10 @@ struct Plans {
 impl Plans {
     fn plan(&mut self, isa: &Isa, leaf: u16, gen_: u32) -> Plan {
         let slow = Plan { requires: Check::Slow, operands: Check::Slow };
-        if !isa.leaves[leaf as usize].exists_in(gen_) {
+        let l = &isa.leaves[leaf as usize];
+        // Identifying bits past the short form are compared only within the
+        // length, so they are not constant for the leaf: left to the engine.
+        if !l.exists_in(gen_) || l.mask.checked_shr(l.min_bits).unwrap_or(0) != 0 {
             return slow;
         }
         let deps = Deps { isa, gen_ };
@@ -524,7 +559,7 @@ fn scatter(v: u64, ranges: &[Range]) -> Bits {
 fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
     let (isa, gen_) = (deps.isa, deps.gen_);
     let l = &isa.leaves[leaf as usize];
-    let path = [St { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+    let path = [St::top(leaf, (l.cases.len() - 1) as u16)];
     let mut parts = Vec::new();
     let mut terms = Vec::new();
     for r in l.requires {
@@ -546,7 +581,7 @@ fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
 fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
     let (isa, gen_) = (deps.isa, deps.gen_);
     let l = &isa.leaves[leaf as usize];
-    let mut path = vec![St { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+    let mut path = vec![St::top(leaf, (l.cases.len() - 1) as u16)];
     let when = deps.when_deps(&mut path)? & !l.mask;
     let cases: Vec<u16> = if when == 0 {
         // The case does not depend on the operands: the one in force for any word.

@@ -9,6 +9,7 @@ pub mod diag;
 pub mod dispatch;
 pub mod emit;
 pub mod expr;
+pub mod json_schema;
 pub mod lower;
 pub mod schema;
 pub mod yaml;

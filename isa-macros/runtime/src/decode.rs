@@ -5,7 +5,7 @@ use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::DecodeError;
 use crate::eval::{Env, Step};
-use crate::tables::{Isa, Src, Ty};
+use crate::tables::{Isa, Range, Src, Ty};
 
 impl Isa {
     /// Decodes one instruction from `bits` (bit 0 = least significant bit of the
@@ -29,7 +29,7 @@ impl Isa {
         let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
         let len_bits = self.length_of(leaf, bits, gen_)?;
         let inst = Inst { leaf, len: (len_bits / 8) as u8, bits: bits & mask_of(0, len_bits) };
-        let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        let mut path = [Step::top(leaf, 0); MAX_DEPTH];
         self.check_leaf(&inst, gen_, &mut path, 0, false)?;
         Ok(inst)
     }
@@ -39,7 +39,7 @@ impl Isa {
         let l = &self.leaves[leaf as usize];
         let Some(e) = l.length else { return Ok(l.bits) };
         let mut env = Env { isa: self, bits: bits & mask_of(0, l.min_bits), gen_, read: 0 };
-        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+        let path = [Step::top(leaf, (l.cases.len() - 1) as u16)];
         let n = env.eval(&path, e);
         if n < l.min_bits as i64 || n > l.bits as i64 || n % 8 != 0 {
             return Err(DecodeError::BadLength { leaf: l.key, bits: n });
@@ -78,9 +78,16 @@ impl Isa {
     /// first bits are `bits` (the reference semantics the tables tabulate).
     pub fn requires_hold(&self, leaf: u16, bits: Bits, gen_: u32) -> bool {
         let Some(l) = self.leaves.get(leaf as usize) else { return false };
+        l.requires.iter().all(|r| self.condition_holds(leaf, r, bits, gen_))
+    }
+
+    /// Whether condition `cond` over the default case's fields of instruction
+    /// `leaf` holds for the encoding `bits` (as `requires:` is evaluated).
+    pub fn condition_holds(&self, leaf: u16, cond: crate::Expr, bits: Bits, gen_: u32) -> bool {
+        let Some(l) = self.leaves.get(leaf as usize) else { return false };
         let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
-        l.requires.iter().all(|r| env.eval(&path, r) != 0)
+        let path = [Step::top(leaf, (l.cases.len() - 1) as u16)];
+        env.eval(&path, cond) != 0
     }
 
     /// Whether the enum fields and operand sub-encodings of `leaf`'s case in
@@ -89,8 +96,30 @@ impl Isa {
     pub fn operands_hold(&self, leaf: u16, bits: Bits, gen_: u32) -> bool {
         let Some(l) = self.leaves.get(leaf as usize) else { return false };
         let inst = Inst { leaf, len: (l.bits / 8) as u8, bits };
-        let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        let mut path = [Step::top(leaf, 0); MAX_DEPTH];
         self.check_leaf(&inst, gen_, &mut path, 0, true).is_ok()
+    }
+
+    /// The case of instruction `leaf` in force for the encoding `bits` (the
+    /// reference semantics the decoding tables tabulate).
+    pub fn case_in_force(&self, leaf: u16, bits: Bits, gen_: u32) -> u16 {
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut path = [Step::top(leaf, 0)];
+        self.select_case(&mut env, &mut path, 0, 0)
+    }
+
+    /// Whether field `field` of case `case` of instruction `leaf` holds a value
+    /// the spec describes (a named enum value, a valid operand form), for the
+    /// encoding `bits` (the reference semantics the decoding tables tabulate).
+    pub fn operand_holds(&self, leaf: u16, case: u16, field: usize, bits: Bits, gen_: u32) -> bool {
+        let Some(l) = self.leaves.get(leaf as usize) else { return false };
+        if l.cases.get(case as usize).is_none_or(|c| field >= c.fields.len()) {
+            return false;
+        }
+        let inst = Inst { leaf, len: (l.bits / 8) as u8, bits };
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut path = [Step::top(leaf, case); MAX_DEPTH];
+        self.check_field(&mut env, &inst, &mut path, 0, field, true).is_ok()
     }
 
     /// Width of the shortest instruction, in bits.
@@ -98,21 +127,23 @@ impl Isa {
         self.groups[0].leaves.iter().map(|&l| self.leaves[l as usize].min_bits).min().unwrap_or(self.groups[0].bits)
     }
 
-    /// The form of `group` at bit `base` that the word holds: the first, in
-    /// priority order, whose identifying bits match and whose `requires`
-    /// conditions hold (they may read the enclosing encoding's params through
-    /// `path`, whose step `depth` this sets). Scans every form and records the
-    /// bits it read in `env.read` (the assembler's solver needs them).
+    /// The form of `group` at `at` (a bit offset, and the ranges of a split
+    /// field, see [`Step`]) that the word holds: the first, in priority order,
+    /// whose identifying bits match and whose `requires` conditions hold (they
+    /// may read the enclosing encoding's params through `path`, whose step
+    /// `depth` this sets). Scans every form and records the bits it read in
+    /// `env.read` (the assembler's solver needs them).
     pub(crate) fn select_leaf(
         &self,
         env: &mut Env<'_>,
         path: &mut [Step],
         depth: usize,
         group: u16,
-        base: u32,
+        at: (u32, &'static [Range]),
         via: u16,
     ) -> Option<u16> {
-        self.first_form(env, path, (depth, group, base, via), self.groups[group as usize].leaves, true)
+        let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
+        self.first_form(env, path, (depth, group, place), self.groups[group as usize].leaves, true)
     }
 
     /// [`Isa::select_leaf`] through the decision tree, when there is one,
@@ -123,39 +154,39 @@ impl Isa {
         path: &mut [Step],
         depth: usize,
         group: u16,
-        base: u32,
+        at: (u32, &'static [Range]),
         via: u16,
     ) -> Option<u16> {
-        let Some(d) = self.dispatch else { return self.select_leaf(env, path, depth, group, base, via) };
-        let word = (env.bits >> base) & mask_of(0, self.groups[group as usize].bits);
-        self.first_form(env, path, (depth, group, base, via), d.candidates(group, word), false)
+        let Some(d) = self.dispatch else { return self.select_leaf(env, path, depth, group, at, via) };
+        let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
+        let word = place.word(env.bits, self.groups[group as usize].bits);
+        self.first_form(env, path, (depth, group, place), d.candidates(group, word), false)
     }
 
     /// The first of `leaves` (in priority order) that the word holds at
-    /// `at = (depth, group, base, via)`.
+    /// `(depth, group, place)`.
     fn first_form(
         &self,
         env: &mut Env<'_>,
         path: &mut [Step],
-        at: (usize, u16, u32, u16),
+        (depth, group, place): (usize, u16, Step),
         leaves: &[u16],
         track: bool,
     ) -> Option<u16> {
-        let (depth, group, base, via) = at;
         let g = &self.groups[group as usize];
-        let word = (env.bits >> base) & mask_of(0, g.bits);
+        let word = place.word(env.bits, g.bits);
         for &l in leaves {
             let leaf = &self.leaves[l as usize];
             if !leaf.exists_in(env.gen_) {
                 continue;
             }
             if track {
-                env.read |= (leaf.mask & mask_of(0, g.bits)).checked_shl(base).unwrap_or(0);
+                env.read |= place.in_word(leaf.mask & mask_of(0, g.bits));
             }
-            if word & leaf.mask != leaf.value {
+            if self.masked_to_length(leaf, l, word, env.gen_) & leaf.mask != leaf.value {
                 continue;
             }
-            path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, base, via };
+            path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place };
             if leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0) {
                 return Some(l);
             }
@@ -167,17 +198,31 @@ impl Isa {
     /// before checking its operands.
     pub fn select_instruction(&self, bits: Bits, gen_: u32) -> Option<u16> {
         let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let mut path = [Step { leaf: 0, case: 0, base: 0, via: 0 }];
-        self.select_leaf(&mut env, &mut path, 0, 0, 0, 0)
+        let mut path = [Step::top(0, 0)];
+        self.select_leaf(&mut env, &mut path, 0, 0, (0, &[]), 0)
     }
 
-    /// Which case of the leaf at the end of `path` is in force.
-    pub(crate) fn select_case(&self, env: &mut Env<'_>, path: &mut [Step], depth: usize) -> u16 {
+    /// `word` without the bits past the length `leaf` gives it, where `leaf`
+    /// has identifying bits past its shortest form (they must then be read as
+    /// the form the word has: zero in the short form).
+    pub(crate) fn masked_to_length(&self, leaf: &crate::Leaf, l: u16, word: Bits, gen_: u32) -> Bits {
+        if leaf.mask.checked_shr(leaf.min_bits).unwrap_or(0) == 0 {
+            return word;
+        }
+        match self.length_of(l, word, gen_) {
+            Ok(n) => word & mask_of(0, n),
+            Err(_) => word,
+        }
+    }
+
+    /// Which case of the leaf at the end of `path` is in force, in syntax
+    /// `syntax` (cases may be limited to some syntaxes).
+    pub(crate) fn select_case(&self, env: &mut Env<'_>, path: &mut [Step], depth: usize, syntax: u16) -> u16 {
         let leaf = &self.leaves[path[depth].leaf as usize];
         let default = (leaf.cases.len() - 1) as u16;
         path[depth].case = default;
         for (i, case) in leaf.cases.iter().enumerate() {
-            if case.parse_only {
+            if case.parse_only || !case.applies_in(syntax) {
                 continue;
             }
             match case.when {
@@ -201,7 +246,7 @@ impl Isa {
         fast: bool,
     ) -> Result<(), DecodeError> {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
-        let case = self.select_case(&mut env, &mut path[..], depth);
+        let case = self.select_case(&mut env, &mut path[..], depth, 0);
         path[depth].case = case;
         let leaf = &self.leaves[path[depth].leaf as usize];
         for fi in 0..leaf.cases[case as usize].fields.len() {
@@ -212,6 +257,7 @@ impl Isa {
 
     /// Checks field `fi` of the case in force at `path[depth]`: an enum value
     /// must have a name, an operand must be one of its forms (recursively).
+    /// `fast` chooses forms through the decision trees.
     fn check_field(
         &self,
         env: &mut Env<'_>,
@@ -226,7 +272,7 @@ impl Isa {
         if let (Ty::Enum(e), Src::Bits(ranges)) = (field.ty, field.src) {
             // A value the spec gives no name is not something we know how to
             // write: refuse it rather than print text that reads back wrong.
-            let v = crate::bits::extract(inst.bits, path[depth].base, ranges) as u64;
+            let v = path[depth].extract(inst.bits, ranges) as u64;
             if !self.enums[e as usize].values.iter().any(|x| x.value == v) {
                 return Err(DecodeError::BadEnum { leaf: leaf.key, field: field.name, value: v });
             }
@@ -235,57 +281,26 @@ impl Isa {
         let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else {
             return Ok(());
         };
-        let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
         let bad = DecodeError::BadOperand { leaf: leaf.key, field: field.name };
+        let Some(at) = path[depth].child(ranges) else { return Err(bad) };
         if depth + 1 >= MAX_DEPTH {
             return Err(bad);
         }
         let picked = if fast {
-            self.pick_leaf(env, &mut path[..], depth + 1, group, base, fi as u16)
+            self.pick_leaf(env, &mut path[..], depth + 1, group, at, fi as u16)
         } else {
-            self.select_leaf(env, &mut path[..], depth + 1, group, base, fi as u16)
+            self.select_leaf(env, &mut path[..], depth + 1, group, at, fi as u16)
         };
         picked.ok_or(bad)?;
         self.check_leaf(inst, env.gen_, path, depth + 1, fast)
-    }
-
-    /// The case of instruction `leaf` in force for the encoding `bits` (the
-    /// reference semantics the decoding tables tabulate).
-    pub fn case_in_force(&self, leaf: u16, bits: Bits, gen_: u32) -> u16 {
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let mut path = [Step { leaf, case: 0, base: 0, via: 0 }];
-        self.select_case(&mut env, &mut path, 0)
-    }
-
-    /// Whether field `field` of case `case` of instruction `leaf` holds a value
-    /// the spec describes (a named enum value, a valid operand form), for the
-    /// encoding `bits` (the reference semantics the decoding tables tabulate).
-    pub fn operand_holds(&self, leaf: u16, case: u16, field: usize, bits: Bits, gen_: u32) -> bool {
-        let Some(l) = self.leaves.get(leaf as usize) else { return false };
-        if l.cases.get(case as usize).is_none_or(|c| field >= c.fields.len()) {
-            return false;
-        }
-        let inst = Inst { leaf, len: (l.bits / 8) as u8, bits };
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let mut path = [Step { leaf, case, base: 0, via: 0 }; MAX_DEPTH];
-        self.check_field(&mut env, &inst, &mut path, 0, field, true).is_ok()
-    }
-
-    /// Whether condition `cond` over the default case's fields of instruction
-    /// `leaf` holds for the encoding `bits` (as `requires:` is evaluated).
-    pub fn condition_holds(&self, leaf: u16, cond: crate::Expr, bits: Bits, gen_: u32) -> bool {
-        let Some(l) = self.leaves.get(leaf as usize) else { return false };
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
-        env.eval(&path, cond) != 0
     }
 
     /// Reads a field of the instruction's chosen case by name (signed fields are
     /// sign-extended). Operand sub-encodings are returned as their raw bits.
     pub fn field(&self, inst: &Inst, gen_: u32, name: &str) -> Option<i64> {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
-        let mut path = [Step { leaf: inst.leaf, case: 0, base: 0, via: 0 }];
-        let case = self.select_case(&mut env, &mut path, 0);
+        let mut path = [Step::top(inst.leaf, 0)];
+        let case = self.select_case(&mut env, &mut path, 0, 0);
         path[0].case = case;
         let idx = self.leaves[inst.leaf as usize].cases[case as usize].field_index(name)?;
         Some(env.field(&path, idx))
@@ -294,15 +309,14 @@ impl Isa {
     /// Bits of `inst` that its text does not represent: don't-care bits of the
     /// encoding and of every operand, and the `ignore` bits of the cases chosen.
     pub fn ignored_bits(&self, inst: &Inst, gen_: u32) -> Bits {
-        let mut path = [Step { leaf: inst.leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
         self.ignored_in(inst.bits, gen_, &mut path, 0)
     }
 
     fn ignored_in(&self, bits: Bits, gen_: u32, path: &mut [Step; MAX_DEPTH], depth: usize) -> Bits {
         let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let case = self.select_case(&mut env, &mut path[..], depth);
+        let case = self.select_case(&mut env, &mut path[..], depth, 0);
         path[depth].case = case;
-        let base = path[depth].base;
         let leaf = &self.leaves[path[depth].leaf as usize];
         let c = &leaf.cases[case as usize];
         let mut local = leaf.dontcare;
@@ -320,14 +334,14 @@ impl Isa {
                 local |= ig.mask;
             }
         }
-        let mut out = local.checked_shl(base).unwrap_or(0);
+        let mut out = path[depth].in_word(local);
         for (fi, field) in c.fields.iter().enumerate() {
             let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else { continue };
-            let sub_base = base + ranges.first().map_or(0, |r| r.lo as u32);
+            let Some(at) = path[depth].child(ranges) else { continue };
             if depth + 1 >= MAX_DEPTH {
                 break;
             }
-            if self.pick_leaf(&mut env, &mut path[..], depth + 1, group, sub_base, fi as u16).is_some() {
+            if self.pick_leaf(&mut env, &mut path[..], depth + 1, group, at, fi as u16).is_some() {
                 out |= self.ignored_in(bits, gen_, path, depth + 1);
             }
         }
@@ -338,7 +352,7 @@ impl Isa {
     pub fn validate(&self, inst: &Inst, gen_: u32) -> Vec<&'static str> {
         let leaf = &self.leaves[inst.leaf as usize];
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
-        let path = [Step { leaf: inst.leaf, case: (leaf.cases.len() - 1) as u16, base: 0, via: 0 }];
+        let path = [Step::top(inst.leaf, (leaf.cases.len() - 1) as u16)];
         leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
     }
 }

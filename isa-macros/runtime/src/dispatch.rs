@@ -157,7 +157,7 @@ impl Isa {
         let class = d.class_of(gen_);
         for &l in d.candidates(0, bits) {
             let leaf = &self.leaves[l as usize];
-            if !leaf.exists_in(gen_) || bits & leaf.mask != leaf.value {
+            if !leaf.exists_in(gen_) || self.masked_to_length(leaf, l, bits, gen_) & leaf.mask != leaf.value {
                 continue;
             }
             let plan = d.plan(l, class)?;

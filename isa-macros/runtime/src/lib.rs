@@ -14,6 +14,7 @@ mod encode;
 mod error;
 mod eval;
 mod parse;
+mod place;
 mod print;
 mod sample;
 mod tables;
