@@ -294,11 +294,12 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     let leaves = isa.leaves.emit();
     let sched = isa.sched_classes.emit();
     let flags = isa.flags.emit();
+    let machine = isa.machine.emit();
     quote! {
         /// The tables of this target, generated from its YAML spec.
         pub static ISA: ::isa_runtime::Isa = ::isa_runtime::Isa {
             name: #name, doc: #doc, gens: #gens, default_gen: #dg, raw: #raw, enums: #enums,
-            groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags,
+            groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, machine: #machine,
         };
     }
 }

@@ -9,6 +9,7 @@ pub mod diag;
 pub mod emit;
 pub mod expr;
 pub mod lower;
+pub mod machine;
 pub mod schema;
 pub mod yaml;
 

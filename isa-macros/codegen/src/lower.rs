@@ -74,7 +74,7 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
 }
 
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 8] = [
+    let root_only: [(&str, Option<Loc>); 9] = [
         ("isa", f.isa.as_ref().map(|s| loc(path, s))),
         ("files", f.files.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
         ("generations", f.generations.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
@@ -83,6 +83,7 @@ fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
         ("instruction", f.instruction.as_ref().map(|s| loc(path, s))),
         ("sched-classes", f.sched_classes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("flags", f.flags.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
+        ("machine", f.machine.as_ref().map(|s| loc(path, s))),
     ];
     for (key, at) in root_only {
         if let Some(at) = at {
@@ -355,6 +356,11 @@ impl<'d> Lower<'d> {
             }
         }
         ctx.check_variant_names(&variants, &leaves);
+        let machine = root.machine.as_ref().map(|m| {
+            let sched_names: Vec<&'static str> = sched.iter().map(|s| s.name).collect();
+            let names = crate::machine::Names { sched: &sched_names, flags: &ctx.flag_names, enums, leaves: &leaves };
+            crate::machine::lower(rp, &m.value, &names, ctx.d)
+        });
         let leaves_rt: Vec<Leaf> = leaves.into_iter().map(|(_, l)| l).collect();
         let word_bits = groups.first().map_or(0, |g| g.bits);
         let raw = raw.map(|r| RawSyntax { bits: word_bits, ..r });
@@ -369,6 +375,7 @@ impl<'d> Lower<'d> {
             leaves: leak(leaves_rt),
             sched_classes: leak(sched),
             flags: leak(ctx.flag_names.iter().map(|f| leak_str(f)).collect()),
+            machine,
         };
         Some((Box::leak(Box::new(isa)), variants))
     }

@@ -12,6 +12,7 @@ mod decode;
 mod encode;
 mod error;
 mod eval;
+pub mod machine;
 mod parse;
 mod print;
 mod sample;
@@ -21,6 +22,7 @@ pub use bits::{Bits, extract, insert, mask_of, width_of};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop};
+pub use machine::Machine;
 pub use sample::TestRng;
 pub use tables::*;
 

@@ -30,6 +30,8 @@ pub struct Isa {
     pub sched_classes: &'static [SchedClass],
     /// Flags a leaf may carry (branch, barrier, ...), by index.
     pub flags: &'static [&'static str],
+    /// What a compiler backend needs beyond encodings (`machine:` in the spec).
+    pub machine: Option<&'static crate::Machine>,
 }
 
 /// A hardware generation: `--gen` accepts the name, the number or an alias.
