@@ -62,13 +62,12 @@ pub fn check(t: &Target, code: &[MInst]) -> Vec<Violation> {
                         }
                     }
                 }
-                SyncKind::Counter { lo, width } => {
-                    let Some(w) = t.machine.wait.as_ref() else { continue };
+                SyncKind::Counter { field, width } => {
                     if Some(l) != t.wait_leaf() {
                         continue;
                     }
-                    let v = isa.field(&m.inst, g, w.field).unwrap_or(0);
-                    let allowed = ((v >> lo) & ((1 << width) - 1)) as usize;
+                    let v = isa.field(&m.inst, g, field).unwrap_or(0);
+                    let allowed = (v & ((1 << width) - 1)) as usize;
                     let any_unordered = open[s].iter().any(|&(_, u)| u);
                     let finished = if any_unordered {
                         if allowed == 0 { open[s].len() } else { 0 }

@@ -200,22 +200,19 @@ impl L<'_> {
             }
         }
         if !counters.is_empty() {
-            let (Some(wl), Some(w)) = (t.wait_leaf(), t.machine.wait.as_ref()) else {
+            let Some(wl) = t.wait_leaf() else {
                 return Err(enc_err("a wait", "the target names no wait instruction (`machine: wait:`)"));
             };
             // Every counter at its maximum (no wait), then the ones needed.
-            let mut value: i64 = 0;
+            let mut b = Builder::for_leaf(t.isa, wl);
             for (s, sc) in t.machine.syncs.iter().enumerate() {
-                if let SyncKind::Counter { lo, width } = sc.kind {
+                if let SyncKind::Counter { field, width } = sc.kind {
                     let full = (1i64 << width) - 1;
                     let n = counters.iter().find(|c| c.0 as usize == s).map_or(full, |c| (c.1 as i64).min(full));
-                    value |= n << lo;
+                    b = b.set(field, n).map_err(|e| enc_err("a wait", e.to_string()))?;
                 }
             }
-            let inst = Builder::for_leaf(t.isa, wl)
-                .set(w.field, value)
-                .and_then(|b| b.finish(t.gen_))
-                .map_err(|e| enc_err("a wait", e.to_string()))?;
+            let inst = b.finish(t.gen_).map_err(|e| enc_err("a wait", e.to_string()))?;
             for &(s, n) in &counters {
                 self.syncs[s as usize].wait(n);
             }

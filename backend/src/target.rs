@@ -4,7 +4,7 @@
 //! from here, read from spec data.
 
 use isa_runtime::abi::Abi;
-use isa_runtime::machine::{RegClass, SyncKind, gen_value};
+use isa_runtime::machine::{RegClass, gen_value};
 use isa_runtime::{Isa, Machine};
 
 use crate::error::CompileError;
@@ -173,14 +173,6 @@ impl Target {
     /// Whether a leaf has a field of this name (in any case).
     pub fn has_field(&self, leaf: u16, name: &str) -> bool {
         self.isa.leaves[leaf as usize].cases.iter().any(|c| !c.parse_only && c.fields.iter().any(|f| f.name == name))
-    }
-
-    /// The counter's bit range in the wait field, for a counter sync.
-    pub fn counter_bits(&self, sync: u16) -> Option<(u32, u32)> {
-        match self.machine.syncs[sync as usize].kind {
-            SyncKind::Counter { lo, width } => Some((lo as u32, width as u32)),
-            SyncKind::Flag(_) => None,
-        }
     }
 
     /// Whether a file is scarce (few values live at once, never spilled).

@@ -20,7 +20,7 @@ use serde::de::{self, Deserializer, Visitor};
 use crate::diag::{Diags, Loc};
 use crate::emit::Emit;
 use crate::expr;
-use crate::schema::{BitKey, GenRange};
+use crate::schema::GenRange;
 use crate::yaml::{S, loc};
 
 // ---------------------------------------------------------------- schema
@@ -87,15 +87,14 @@ pub struct SyncSpec {
     pub doc: Option<S<String>>,
     /// A bool field the waiting instruction sets.
     pub flag: Option<S<String>>,
-    /// Bits of the wait instruction's field holding this counter.
-    pub counter: Option<S<BitKey>>,
+    /// The wait instruction's field holding this counter.
+    pub counter: Option<S<String>>,
 }
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct WaitSpec {
     pub instruction: S<String>,
-    pub field: S<String>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -425,11 +424,12 @@ impl Ctx<'_, '_> {
 
     fn syncs(&mut self, spec: &MachineSpec) -> (&'static [SyncClass], Option<WaitInst>) {
         let wait = spec.wait.as_ref().map(|w| {
-            self.instruction_field(&w.value.instruction, &w.value.field);
-            WaitInst { instruction: leak_str(&w.value.instruction.value), field: leak_str(&w.value.field.value) }
+            if self.leaf(&w.value.instruction.value).is_none() {
+                let at = self.at(&w.value.instruction);
+                self.d.err(&at, format!("no instruction `{}`", w.value.instruction.value));
+            }
+            WaitInst { instruction: leak_str(&w.value.instruction.value) }
         });
-        let wait_width =
-            spec.wait.as_ref().and_then(|w| self.field_width(&w.value.instruction.value, &w.value.field.value));
         let mut out = Vec::new();
         for (k, v) in spec.syncs.iter().flatten() {
             let s = &v.value;
@@ -439,21 +439,17 @@ impl Ctx<'_, '_> {
                     self.some_instruction_has(f);
                     SyncKind::Flag(leak_str(&f.value))
                 }
-                (None, Some(c)) => {
-                    if spec.wait.is_none() {
+                (None, Some(c)) => match &spec.wait {
+                    None => {
                         self.d.err(&at, "a counter sync needs `wait:` naming the instruction that waits on counters");
+                        SyncKind::Counter { field: "", width: 0 }
                     }
-                    if let Some(w) = wait_width
-                        && c.value.hi >= w
-                    {
-                        let at = self.at(c);
-                        self.d.err(
-                            &at,
-                            format!("counter bits {}..{} lie outside the {w}-bit wait field", c.value.lo, c.value.hi),
-                        );
+                    Some(w) => {
+                        self.instruction_field(&w.value.instruction, c);
+                        let width = self.field_width(&w.value.instruction.value, &c.value).unwrap_or(0);
+                        SyncKind::Counter { field: leak_str(&c.value), width: width.min(32) as u8 }
                     }
-                    SyncKind::Counter { lo: c.value.lo as u8, width: (c.value.hi - c.value.lo + 1) as u8 }
-                }
+                },
                 _ => {
                     self.d.err(&at, format!("sync `{}` needs exactly one of `flag:` (a field to set) or `counter:` (bits of the wait field)", k.value));
                     SyncKind::Flag("")
@@ -649,9 +645,9 @@ impl Emit for SyncClass {
                 let f = f.emit();
                 quote!(::isa_runtime::machine::SyncKind::Flag(#f))
             }
-            SyncKind::Counter { lo, width } => {
-                let (lo, width) = (lo.emit(), width.emit());
-                quote!(::isa_runtime::machine::SyncKind::Counter { lo: #lo, width: #width })
+            SyncKind::Counter { field, width } => {
+                let (field, width) = (field.emit(), width.emit());
+                quote!(::isa_runtime::machine::SyncKind::Counter { field: #field, width: #width })
             }
         };
         quote!(::isa_runtime::machine::SyncClass { name: #n, doc: #d, kind: #k })
@@ -660,8 +656,8 @@ impl Emit for SyncClass {
 
 impl Emit for WaitInst {
     fn emit(&self) -> TokenStream {
-        let (i, f) = (self.instruction.emit(), self.field.emit());
-        quote!(::isa_runtime::machine::WaitInst { instruction: #i, field: #f })
+        let i = self.instruction.emit();
+        quote!(::isa_runtime::machine::WaitInst { instruction: #i })
     }
 }
 

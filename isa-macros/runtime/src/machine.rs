@@ -117,16 +117,16 @@ pub enum SyncKind {
     /// Set this bool field on the first instruction that needs the results;
     /// waits for every outstanding result of this sync.
     Flag(&'static str),
-    /// A counter of outstanding results, bits `lo..lo+width` of the wait
-    /// instruction's field; waiting for `n` lets the `n` newest stay outstanding.
-    Counter { lo: u8, width: u8 },
+    /// A counter of outstanding results: a field of the wait instruction
+    /// (`width` bits; all ones means "do not wait on this counter"). Waiting
+    /// for `n` lets the `n` newest results stay outstanding.
+    Counter { field: &'static str, width: u8 },
 }
 
 /// The counter-wait instruction: counters not waited on are set to their maximum.
 #[derive(Debug)]
 pub struct WaitInst {
     pub instruction: &'static str,
-    pub field: &'static str,
 }
 
 /// Which instructions a rule applies to: those of the listed scheduling classes
