@@ -33,6 +33,8 @@ pub struct Graph {
     pub succs: Vec<Vec<(u32, u32)>>,
     pub height: Vec<u32>,
     pub depth: Vec<u32>,
+    /// Per value, the instruction results (atoms) it is made of.
+    pub atoms: Vec<Vec<ValueId>>,
 }
 
 /// The machine instructions (atoms) whose results a value is made of.
@@ -40,7 +42,7 @@ fn producers(f: &Function, def: &[u32], insts: &[Inst]) -> Vec<Vec<(u32, ValueId
     let mut out: Vec<Vec<(u32, ValueId)>> = vec![Vec::new(); f.values.len()];
     for (i, inst) in insts.iter().enumerate() {
         match inst.op {
-            Op::Machine { .. } => {
+            Op::Machine { .. } | Op::Input(_) => {
                 for &d in &inst.defs {
                     out[d as usize] = vec![(i as u32, d)];
                 }
@@ -168,7 +170,8 @@ pub fn graph(f: &Function, t: &Target) -> Graph {
             .unwrap_or(cost(i));
         height[i] = m;
     }
-    Graph { preds, succs, height, depth }
+    let atoms = prod.into_iter().map(|v| v.into_iter().map(|(_, a)| a).collect()).collect();
+    Graph { preds, succs, height, depth, atoms }
 }
 
 /// The order to issue block 0's instructions in (indices into the block).
@@ -197,6 +200,34 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
         t.scarce(c.file).then_some((c.file as usize, v.regs * c.units))
     };
     let mut parked: Vec<u32> = Vec::new();
+    // Register pressure per file, counted over instruction results (atoms)
+    // still to be read. Above half a file, the scheduler issues in program
+    // order, which keeps the live ranges the program was written with.
+    let mut remaining = vec![0u32; f.values.len()];
+    for inst in insts {
+        if !matches!(inst.op, Op::Collect | Op::Split) {
+            for &u in &inst.uses {
+                for &a in &g.atoms[u as usize] {
+                    remaining[a as usize] += 1;
+                }
+            }
+        }
+    }
+    let atom_units = |a: ValueId| -> (usize, u32) {
+        let v = &f.values[a as usize];
+        let c = t.class(v.cls.unwrap_or(0));
+        (c.file as usize, v.regs * c.units)
+    };
+    let mut pressure = vec![0u32; nfiles];
+    // Half of what the most restricted class of the file can reach (ir3's
+    // half registers reach only the low half of the file).
+    let mut reach: Vec<u32> = (0..nfiles as u16).map(|fl| t.file_units(fl)).collect();
+    for (c, cl) in t.machine.classes.iter().enumerate() {
+        let r = &mut reach[cl.file as usize];
+        *r = (*r).min(t.class_regs(c as u16) * cl.units);
+    }
+    let high = |pressure: &Vec<u32>| (0..nfiles).any(|fl| !t.scarce(fl as u16) && pressure[fl] * 2 > reach[fl]);
+    let mut by_index: BinaryHeap<Reverse<u32>> = BinaryHeap::new();
 
     let mut time = 0u32;
     // (height, depth, earliest in program order)
@@ -209,6 +240,7 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
                    issued: &Vec<u32>,
                    meta: &mut Vec<u32>,
                    waiting: &mut BinaryHeap<Reverse<(u32, u32)>>,
+                   by_index: &mut BinaryHeap<Reverse<u32>>,
                    outputs: &mut Vec<u32>| {
         let inst = &insts[i as usize];
         match inst.op {
@@ -216,6 +248,7 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
                 let r = g.preds[i as usize].iter().map(|&(p, d)| issued[p as usize] + d).max().unwrap_or(0);
                 ready_at[i as usize] = r;
                 waiting.push(Reverse((r, i)));
+                by_index.push(Reverse(i));
             }
             Op::Output(_) => outputs.push(i),
             _ => meta.push(i),
@@ -223,7 +256,7 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
     };
     for i in 0..n as u32 {
         if npred[i as usize] == 0 {
-            release(i, &mut ready_at, &issued, &mut meta, &mut waiting, &mut outputs);
+            release(i, &mut ready_at, &issued, &mut meta, &mut waiting, &mut by_index, &mut outputs);
         }
     }
     let mut done = 0usize;
@@ -233,10 +266,18 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
             issued[i as usize] = time;
             order.push(i);
             done += 1;
+            if let Op::Input(_) = insts[i as usize].op {
+                for &d in &insts[i as usize].defs {
+                    if remaining[d as usize] > 0 {
+                        let (fl, u) = atom_units(d);
+                        pressure[fl] += u;
+                    }
+                }
+            }
             for &(s, _) in &g.succs[i as usize] {
                 npred[s as usize] -= 1;
                 if npred[s as usize] == 0 {
-                    release(s, &mut ready_at, &issued, &mut meta, &mut waiting, &mut outputs);
+                    release(s, &mut ready_at, &issued, &mut meta, &mut waiting, &mut by_index, &mut outputs);
                 }
             }
             for &u in &insts[i as usize].uses {
@@ -249,22 +290,43 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
                 break;
             }
             waiting.pop();
-            avail.push((g.height[i as usize], g.depth[i as usize], Reverse(i)));
+            if issued[i as usize] == u32::MAX {
+                avail.push((g.height[i as usize], g.depth[i as usize], Reverse(i)));
+            }
         }
-        let pick = if let Some((_, _, Reverse(i))) = avail.pop() {
-            Some(i)
-        } else if let Some(Reverse((r, i))) = waiting.pop() {
-            time = time.max(r);
-            Some(i)
-        } else {
-            None
-        };
+        let mut pick = None;
+        if high(&pressure) {
+            // Program order: the earliest released instruction, ready or not.
+            while let Some(Reverse(i)) = by_index.pop() {
+                if issued[i as usize] == u32::MAX {
+                    time = time.max(ready_at[i as usize]);
+                    pick = Some(i);
+                    break;
+                }
+            }
+        }
+        while pick.is_none() {
+            if let Some((_, _, Reverse(i))) = avail.pop() {
+                if issued[i as usize] == u32::MAX {
+                    pick = Some(i);
+                }
+            } else if let Some(Reverse((r, i))) = waiting.pop() {
+                if issued[i as usize] == u32::MAX {
+                    time = time.max(r);
+                    pick = Some(i);
+                }
+            } else {
+                break;
+            }
+        }
         let Some(i) = pick else { break };
         let inst = &insts[i as usize];
         if let Some((file, units)) = scarce_units(inst)
             && live[file] + units > t.file_units(file as u16)
         {
-            parked.push(i);
+            if !parked.contains(&i) {
+                parked.push(i);
+            }
             continue;
         }
         if let Some((file, units)) = scarce_units(inst) {
@@ -278,6 +340,21 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
         time += t.issue(l);
         order.push(i);
         done += 1;
+        for &d in &inst.defs {
+            if remaining[d as usize] > 0 {
+                let (fl, u) = atom_units(d);
+                pressure[fl] += u;
+            }
+        }
+        for &u in &inst.uses {
+            for &a in &g.atoms[u as usize] {
+                remaining[a as usize] -= 1;
+                if remaining[a as usize] == 0 {
+                    let (fl, n) = atom_units(a);
+                    pressure[fl] = pressure[fl].saturating_sub(n);
+                }
+            }
+        }
         for &u in &inst.uses {
             readers[u as usize] -= 1;
             if readers[u as usize] == 0 {
@@ -288,6 +365,7 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
                     // Room again: the parked definitions may go.
                     for p in parked.drain(..) {
                         avail.push((g.height[p as usize], g.depth[p as usize], Reverse(p)));
+                        by_index.push(Reverse(p));
                     }
                 }
             }
@@ -295,7 +373,7 @@ pub fn schedule(f: &Function, t: &Target) -> Result<Vec<u32>, CompileError> {
         for &(s, _) in &g.succs[i as usize] {
             npred[s as usize] -= 1;
             if npred[s as usize] == 0 {
-                release(s, &mut ready_at, &issued, &mut meta, &mut waiting, &mut outputs);
+                release(s, &mut ready_at, &issued, &mut meta, &mut waiting, &mut by_index, &mut outputs);
             }
         }
     }
