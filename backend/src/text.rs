@@ -685,3 +685,115 @@ pub fn print_inst(f: &Function, i: &Inst, s: &mut String) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "\
+abi ps main input_addr=770
+entry:
+    %in:full[4] = input r0.x
+    %p:vgpr = input abi pos_x_float
+    %q:vgpr = input abi thread_id[2]
+    %a, %b, %c, %d = split %in
+    %e:full[2], %f, %g = split %in
+    mul.f %t:full, %a, %b
+    %u:full = add.f %t, c0.x
+    sam (f32)(xyzw)%s:full[4], %t, s#0, t#0
+    %v = collect %t, %u
+    stg.u32 g[%v+4], %a, 1
+    end
+    if %t then x else y
+x:
+    goto y
+y:
+    %w:full = phi %a from entry, %z from x
+    add.f %z:full, %w, %w
+    output %v
+    output %u r2.x
+";
+
+    #[test]
+    fn prints_what_it_parsed() {
+        let f = parse(SAMPLE).unwrap();
+        let text = print(&f);
+        let g = parse(&text).unwrap();
+        assert_eq!(print(&g), text);
+        // Positions differ (the `=` form prints inline); the rest is equal.
+        assert_eq!(f.blocks.len(), g.blocks.len());
+        let strip = |f: &Function| -> Vec<(String, String, u32)> {
+            f.values.iter().map(|v| (v.name.clone(), v.class.clone(), v.regs)).collect()
+        };
+        assert_eq!(strip(&f), strip(&g));
+        assert!(text.contains("add.f %u:full, %t, c0.x"), "{text}");
+        assert!(text.contains("%e:full[2], %f:full, %g:full = split %in"), "{text}");
+        assert!(text.contains("%a, %b, %c, %d = split %in"), "{text}");
+        assert!(text.contains("%q:vgpr = input abi thread_id[2]"), "{text}");
+        assert!(text.starts_with("abi ps main input_addr=770\n"), "{text}");
+    }
+
+    #[test]
+    fn canonical_text_round_trips_exactly() {
+        let canonical = print(&parse(SAMPLE).unwrap());
+        assert_eq!(parse(&canonical).unwrap(), parse(&print(&parse(&canonical).unwrap())).unwrap());
+    }
+
+    #[test]
+    fn machine_operands_keep_their_text() {
+        let f = parse("mad.f32 %d:full, (neg)%a, c<%x + 2>, %b\n").err().unwrap();
+        assert_eq!(f.pos, Pos { line: 1, col: 23 });
+        let f = parse("%a:full = input r0.x\n%b:full = input r0.y\n%x:addr = input a0.x\nmad.f32 %d:full, (neg)%a, c<%x + 2>, %b\n").unwrap();
+        let i = &f.blocks[0].insts[3];
+        let Op::Machine { operands, .. } = &i.op else { panic!() };
+        assert_eq!(operands[0], Piece::Def(0));
+        assert_eq!(operands[1], Piece::Text(", (neg)".into()));
+        assert_eq!(operands[3], Piece::Text(", c<".into()));
+        assert_eq!(i.uses.len(), 3);
+    }
+
+    fn err(text: &str) -> IrError {
+        parse(text).expect_err("should not parse")
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        let e = err("entry:\n    add.f %d:full, %a, %b\n");
+        assert_eq!((e.pos.line, e.pos.col), (2, 20));
+        assert!(e.message.contains("`%a` is used before it is defined"), "{e}");
+
+        let e = err("%a:full = input r0.x\n%a:full = input r0.y\n");
+        assert_eq!((e.pos.line, e.pos.col), (2, 1));
+        assert!(e.message.contains("defined twice") && e.help.is_some(), "{e}");
+
+        let e = err("%a = input r0.x\n");
+        assert!(e.message.contains("needs a register class"), "{e}");
+
+        let e = err("%a:full[0] = input r0.x\n");
+        assert!(e.message.contains("at least one register"), "{e}");
+        assert_eq!(e.pos, Pos { line: 1, col: 9 });
+
+        let e = err("%a:full[4] = input r0.x\n%b, %c, %d = split %a\n");
+        assert!(e.message.contains("4 registers; 3 results"), "{e}");
+
+        let e = err("%a:full = input r0.x\ngoto x\nend\n");
+        assert!(e.message.contains("after the end of a block"), "{e}");
+
+        let e = err("%a:full = input r0.x\nif %a then x\n");
+        assert!(e.message.contains("expected `else BLOCK`"), "{e}");
+
+        let e = err("%w:full = phi %zz from a\n");
+        assert!(e.message.contains("`%zz` is used but never defined"), "{e}");
+        assert_eq!(e.pos, Pos { line: 1, col: 15 });
+
+        let e = err("abi cs\n");
+        assert!(e.message.contains("abi STAGE VARIANT"), "{e}");
+
+        let e = err("x:\nx:\n");
+        assert!(e.message.contains("block `x` is defined twice"), "{e}");
+
+        let e = err("%a:full = input r0.x\n%b:half = input hr0.x\n%c = collect %a, %b\n");
+        assert!(e.message.contains("a collect joins values of one class"), "{e}");
+        assert!(e.to_string().starts_with("3:6: "), "{e}");
+    }
+}
