@@ -451,7 +451,7 @@ impl Ctx<'_, '_> {
                     }
                 },
                 _ => {
-                    self.d.err(&at, format!("sync `{}` needs exactly one of `flag:` (a field to set) or `counter:` (bits of the wait field)", k.value));
+                    self.d.err(&at, format!("sync `{}` needs exactly one of `flag:` (a field to set) or `counter:` (a field of the wait instruction)", k.value));
                     SyncKind::Flag("")
                 }
             };
