@@ -6,7 +6,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use isa_runtime::Isa;
+use isa_runtime::{Isa, PrintOpts};
 
 use crate::hex::{self, Format};
 
@@ -87,6 +87,18 @@ fn read_bounded_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<u
 
 /// Disassembles machine code, one instruction per line.
 pub fn disasm(isa: &Isa, gen_: u32, format: Format, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<Stats> {
+    disasm_with(isa, gen_, format, PrintOpts::default(), input, out)
+}
+
+/// Disassembles machine code in the syntax (and padding) `opts` names.
+pub fn disasm_with(
+    isa: &Isa,
+    gen_: u32,
+    format: Format,
+    opts: PrintOpts,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<Stats> {
     each_line(input, out, |line, text| {
         let bytes = match hex::read_line(line, format) {
             Ok(b) => b,
@@ -98,7 +110,7 @@ pub fn disasm(isa: &Isa, gen_: u32, format: Format, input: &mut dyn BufRead, out
         };
         match isa.decode_bytes(&bytes, gen_) {
             Ok((inst, len)) if len == bytes.len() => {
-                isa.print_to(&inst, gen_, text);
+                isa.print_with(&inst, gen_, opts, text);
                 true
             }
             Ok((_, len)) => {
@@ -127,7 +139,19 @@ pub fn disasm(isa: &Isa, gen_: u32, format: Format, input: &mut dyn BufRead, out
 
 /// Assembles text, one instruction per line.
 pub fn asm(isa: &Isa, gen_: u32, format: Format, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<Stats> {
-    each_line(input, out, |line, text| match isa.assemble(line, gen_) {
+    asm_in(isa, gen_, 0, format, input, out)
+}
+
+/// Assembles text written in syntax `syntax` (an index into `isa.syntaxes`).
+pub fn asm_in(
+    isa: &Isa,
+    gen_: u32,
+    syntax: u16,
+    format: Format,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<Stats> {
+    each_line(input, out, |line, text| match isa.assemble_in(line, gen_, syntax) {
         Ok((bits, width)) => {
             hex::write(bits, (width / 8) as usize, format, text);
             true
@@ -169,6 +193,23 @@ mod tests {
         // Bit layout from the ir3 notes: cat2 (010) at 61..63, FULL at 52, r0.y = 1, r0.z = 2.
         assert_eq!(lines[1], "4010000000020001");
         assert_eq!(stats.failed, 1);
+    }
+
+    #[test]
+    fn syntaxes_print_and_read_their_own_text() {
+        use isa_specs::agx::ISA as AGX;
+        let apple = PrintOpts { syntax: AGX.syntax_by_name("applegpu").unwrap(), pad: None };
+        let mut out = Vec::new();
+        disasm_with(&AGX, 0, Format::Bytes, apple, &mut "2a05c2f2\n".as_bytes(), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "fadd32           r1, r1.discard, 0.234375\n");
+        let mut out = Vec::new();
+        let mesa = PrintOpts { syntax: 0, pad: Some(true) };
+        disasm_with(&AGX, 0, Format::Bytes, mesa, &mut "2a05c2f2\n".as_bytes(), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "fadd     r1, ^r1, 0.234375\n");
+        let mut out = Vec::new();
+        asm_in(&AGX, 0, apple.syntax, Format::Bytes, &mut "fadd32 r1, r1.discard, 0.234375\n".as_bytes(), &mut out)
+            .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "0x2a,0x05,0xc2,0xf2\n");
     }
 
     #[test]

@@ -5,15 +5,15 @@ use std::process::ExitCode;
 
 use isagen::batch;
 use isagen::hex::Format;
-use isagen::runtime::Isa;
+use isagen::runtime::{Isa, PrintOpts};
 
 const HELP: &str = "\
 isa: assemble and disassemble GPU instructions described in YAML
 
 USAGE:
     isa targets
-    isa disasm --target T [--gen G] [--input words64|bytes]  < code > text
-    isa asm    --target T [--gen G] [--output words64|bytes] < text > code
+    isa disasm --target T [--gen G] [--syntax S] [--pad] [--input words64|bytes]  < code > text
+    isa asm    --target T [--gen G] [--syntax S] [--output words64|bytes] < text > code
     isa abi    --target T [--stage S [--variant V] [--param NAME=N]... [--gen G]]
     isa compile --target T [--gen G] [--emit listing|bin] [-o FILE] FILE.ir
 
@@ -28,6 +28,9 @@ line failed, 2 for a usage error.
                  several per line for longer instructions (default);
                  bytes: bytes in memory order (`0x02,0x07`, `02 07`, `0207`)
     --output F   the same formats, for `asm`
+    --syntax S   an assembly syntax of the target (agx: mesa, the default, or
+                 applegpu); `isa targets` lists them
+    --pad        pad mnemonics to the syntax's column (applegpu always does)
 
 compile: schedules, allocates registers and resolves hazards for a file of
 backend IR (see examples/*/*.ir); prints a listing (address, encoding, text),
@@ -39,15 +42,23 @@ struct Opts {
     target: &'static Isa,
     gen_: u32,
     format: Format,
+    print: PrintOpts,
 }
 
 fn parse_opts(args: &[String], format_flag: &str) -> Result<Opts, String> {
     let mut target = None;
     let mut gen_name = None;
     let mut format = Format::Words64;
+    let mut syntax_name = None;
+    let mut pad = None;
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
+        if flag == "--pad" && format_flag == "--input" {
+            pad = Some(true);
+            i += 1;
+            continue;
+        }
         let value = args.get(i + 1).ok_or_else(|| format!("{flag} needs a value"))?;
         match flag {
             "--target" => {
@@ -57,6 +68,7 @@ fn parse_opts(args: &[String], format_flag: &str) -> Result<Opts, String> {
                 })?)
             }
             "--gen" => gen_name = Some(value.clone()),
+            "--syntax" => syntax_name = Some(value.clone()),
             f if f == format_flag => {
                 format = Format::parse(value).ok_or_else(|| format!("unknown format `{value}` (words64 or bytes)"))?
             }
@@ -72,7 +84,18 @@ fn parse_opts(args: &[String], format_flag: &str) -> Result<Opts, String> {
             format!("target {} has no generation `{g}` (generations: {})", target.name, gens.join(", "))
         })?,
     };
-    Ok(Opts { target, gen_, format })
+    let syntax = match syntax_name {
+        None => 0,
+        Some(s) => target.syntax_by_name(&s).ok_or_else(|| {
+            let names: Vec<_> = target.syntaxes.iter().map(|s| s.name).collect();
+            if names.is_empty() {
+                format!("target {} has one syntax; `--syntax {s}` names none", target.name)
+            } else {
+                format!("target {} has no syntax `{s}` (syntaxes: {})", target.name, names.join(", "))
+            }
+        })?,
+    };
+    Ok(Opts { target, gen_, format, print: PrintOpts { syntax, pad } })
 }
 
 fn main() -> ExitCode {
@@ -89,11 +112,13 @@ fn main() -> ExitCode {
         "targets" => {
             for t in isagen::TARGETS {
                 let gens: Vec<_> = t.gens.iter().map(|g| format!("{} ({})", g.name, g.value)).collect();
+                let syntaxes: Vec<_> = t.syntaxes.iter().map(|s| s.name).collect();
                 println!(
-                    "{}\t{}\tgenerations: {}",
+                    "{}\t{}\tgenerations: {}{}",
                     t.name,
                     t.doc,
-                    if gens.is_empty() { "-".into() } else { gens.join(", ") }
+                    if gens.is_empty() { "-".into() } else { gens.join(", ") },
+                    if syntaxes.is_empty() { String::new() } else { format!("\tsyntaxes: {}", syntaxes.join(", ")) }
                 );
             }
             return ExitCode::SUCCESS;
@@ -140,10 +165,9 @@ fn main() -> ExitCode {
             };
         }
         "disasm" => parse_opts(&args[1..], "--input")
-            .map(|o| batch::disasm(o.target, o.gen_, o.format, &mut input, &mut output)),
-        "asm" => {
-            parse_opts(&args[1..], "--output").map(|o| batch::asm(o.target, o.gen_, o.format, &mut input, &mut output))
-        }
+            .map(|o| batch::disasm_with(o.target, o.gen_, o.format, o.print, &mut input, &mut output)),
+        "asm" => parse_opts(&args[1..], "--output")
+            .map(|o| batch::asm_in(o.target, o.gen_, o.print.syntax, o.format, &mut input, &mut output)),
         other => Err(format!("unknown command `{other}`; see `isa help`")),
     };
     match result {

@@ -23,12 +23,12 @@ struct Record {
 /// Encoding families the spec describes; every record of these must pass.
 const DESCRIBED: &[&str] = &[
     "SOP2", "SOP1", "SOPK", "SOPC", "SOPP", "DS", "EXP", "VINTRP", "FLAT", "MUBUF", "MTBUF", "MIMG", "SMRD", "SMEM",
-    "VOP1", "VOP2", "VOPC",
+    "VOP1", "VOP2", "VOPC", "VOP3a", "VOP3b",
 ];
 
 /// Families not described yet, so expected to fail. The reason is the same for
 /// each: the YAML for the family has not been written.
-const NOT_YET: &[&str] = &["VOP3a", "VOP3b", "SDWA", "DPP"];
+const NOT_YET: &[&str] = &["SDWA", "DPP"];
 
 // Why records of described families fail: each is input syntax LLVM reads but
 // never prints (every record's printed text decodes right). `accepts:`
@@ -42,9 +42,6 @@ const FLOAT_LITERAL: &str = "decimal float as a literal (no type reads a float a
 /// `0.0` for the inline constant 0: the inline integer form prints `0`, and an
 /// enum cannot give code 128 a second spelling.
 const FLOAT_ZERO: &str = "`0.0` read as inline constant 0 (one spelling per code)";
-/// v_nop/v_clrexcp print without `_e32` but LLVM accepts the suffix; `{?text}`
-/// is text the printer writes, so it cannot add text only the reader accepts.
-const UNPRINTED_SUFFIX: &str = "`_e32` accepted but not printed (template has no read-only text)";
 /// LLVM reads operands with a missing comma; templates require the `, ` they print.
 const NO_COMMA: &str = "operands without a separating comma";
 /// LLVM also reads registers as lists and index expressions (`[v1,v2]`,
@@ -54,6 +51,17 @@ const REG_LIST: &str = "register list / index expression syntax";
 /// The SMEM offset may be left out in LLVM's syntax (then 0); a template cannot
 /// make an operand optional, only literal text.
 const OMITTED_OFFSET: &str = "omitted SMEM offset (optional operands are not expressible)";
+
+/// LLVM reads a comma before the output modifiers; templates print none.
+const MODIFIER_COMMA: &str = "a comma before `clamp`/omod";
+/// The raw bits of an inline float constant written as hex where VOP3 takes no
+/// literal: LLVM encodes the inline constant; the literal operand reads the
+/// number as a literal only.
+const HEX_INLINE_FLOAT: &str = "hex bits of an inline float constant in VOP3 (no literal there)";
+/// gfx6-7 VOP3b has no clamp bit. LLVM's assembler reads `clamp` and drops it,
+/// and its printed text (this record's expected disassembly) keeps it, but the
+/// bits cannot say it.
+const VOP3B_CLAMP: &str = "gfx6-7 VOP3b `clamp` is not encoded, so decoding cannot print it";
 
 const INPUT_ONLY: &str = "input-only syntax LLVM accepts but never prints; no `accepts:` template for it yet";
 /// Individual records of described families that fail, with the reason. Each
@@ -121,10 +129,14 @@ const KNOWN: &[(&str, &str)] = &[
     ("tahiti assemble `v_and_b32_e32 v0, 100000000000000000000000.0, v1`:", FLOAT_LITERAL),
     ("tahiti assemble `v_and_b32_e32 v0, 10000000.0, v1`:", FLOAT_LITERAL),
     ("tahiti assemble `v_and_b32_e32 v0, 2.3509886e-38, v1`:", FLOAT_LITERAL),
-    ("tonga assemble `v_nop_e32`:", UNPRINTED_SUFFIX),
-    ("tahiti assemble `v_nop_e32`:", UNPRINTED_SUFFIX),
-    ("tahiti assemble `v_clrexcp_e32`:", UNPRINTED_SUFFIX),
     ("tonga assemble `v_max_f32 v1, v2 v3`:", NO_COMMA),
+    ("assemble `v_cmp_lt_f32 s[2:3] ", NO_COMMA),
+    ("assemble `v_fract_f32 v1, v2, clamp div:2`:", MODIFIER_COMMA),
+    ("assemble `v_and_b32_e64 v0, 0.0, v1`:", FLOAT_ZERO),
+    ("tonga assemble `v_div_scale_f32 v24, vcc, v22, v22, 0xc0000000`:", HEX_INLINE_FLOAT),
+    ("tahiti decode 0x18,0x0a,0xdc,0xd2,0x16,0x29,0x52,0x24:", VOP3B_CLAMP),
+    ("tahiti decode 0x18,0x0a,0xdc,0xd2,0x16,0x29,0x52,0x4c:", VOP3B_CLAMP),
+    ("tahiti decode 0x18,0x6a,0xda,0xd2,0x16,0x2d,0x52,0x44:", VOP3B_CLAMP),
     ("tahiti assemble `v_max_f32 v1, v2 v3`:", NO_COMMA),
     ("tonga assemble `v_mov_b32 [v1], [v2]`:", REG_LIST),
     ("tonga assemble `v_rcp_f64 [v1,v2], [v2,v3]`:", REG_LIST),

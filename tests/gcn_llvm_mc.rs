@@ -296,8 +296,14 @@ fn gfx6_text_assembles_to_our_bytes() {
                     || ((lanes[2] == "off") != lanes[3].starts_with("off")))
         }
     };
-    let samples: Vec<_> =
-        sample_all(&ISA, 6, samples_per_opcode(), 3).into_iter().filter(|s| !half_pair(&s.2)).collect();
+    // Nor is it on operand-less VOP3 forms: `v_nop` and `v_clrexcp` in their
+    // 64-bit encodings print without a suffix, and that text assembles to the
+    // 32-bit form (the vectors' header notes the same).
+    let suffixless_e64 = |t: &str, len: usize| len == 8 && (t == "v_nop" || t == "v_clrexcp");
+    let samples: Vec<_> = sample_all(&ISA, 6, samples_per_opcode(), 3)
+        .into_iter()
+        .filter(|s| !half_pair(&s.2) && !suffixless_e64(&s.2, s.1))
+        .collect();
     let input: String = samples.iter().map(|(_, _, t)| format!("{t}\n")).collect();
     let (out, err) = run_full(mc, &["-arch=amdgcn", "-mcpu=tahiti", "-show-encoding"], &input);
     let rejected: Vec<String> = err

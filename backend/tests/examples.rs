@@ -27,7 +27,7 @@ fn examples() -> Vec<(String, String)> {
 #[test]
 fn every_example_compiles_and_decodes_back_to_its_listing() {
     let all = examples();
-    for target in ["ir3", "gcn"] {
+    for target in ["ir3", "gcn", "agx"] {
         for kind in ["compute.ir", "fragment.ir"] {
             assert!(
                 all.iter().any(|(t, p)| t == target && p.ends_with(kind)),

@@ -14,8 +14,13 @@ pub mod gcn {
     isa_macros::isa!("../gcn/isa.yaml");
 }
 
+/// Apple G13 (AGX), in Mesa's AGX2 syntax and applegpu's.
+pub mod agx {
+    isa_macros::isa!("../agx/isa.yaml");
+}
+
 /// Every target, for tools that take `--target NAME`.
-pub static TARGETS: &[&isa_runtime::Isa] = &[&ir3::ISA, &gcn::ISA];
+pub static TARGETS: &[&isa_runtime::Isa] = &[&ir3::ISA, &gcn::ISA, &agx::ISA];
 
 /// The target with this name.
 pub fn target(name: &str) -> Option<&'static isa_runtime::Isa> {

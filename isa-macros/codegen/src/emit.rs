@@ -205,6 +205,7 @@ impl Emit for Tok {
                 quote!(::isa_runtime::Tok::Field(#i))
             }
             Tok::Name => quote!(::isa_runtime::Tok::Name),
+            Tok::Column => quote!(::isa_runtime::Tok::Column),
             Tok::Opt(s) => {
                 let s = s.emit();
                 quote!(::isa_runtime::Tok::Opt(#s))
@@ -223,7 +224,15 @@ impl Emit for Case {
             None => quote!(None),
         };
         let (d, f, p) = (self.display.emit(), self.fields.emit(), self.parse_only);
-        quote!(::isa_runtime::Case { when: #w, display: #d, fields: #f, parse_only: #p })
+        let (ds, sy) = (self.displays.emit(), self.syntaxes.emit());
+        quote!(::isa_runtime::Case { when: #w, display: #d, fields: #f, parse_only: #p, displays: #ds, syntaxes: #sy })
+    }
+}
+
+impl Emit for Syntax {
+    fn emit(&self) -> TokenStream {
+        let (n, d, c, p) = (self.name.emit(), self.doc.emit(), self.column.emit(), self.pad);
+        quote!(::isa_runtime::Syntax { name: #n, doc: #d, column: #c, pad: #p })
     }
 }
 
@@ -252,7 +261,8 @@ impl Emit for GenValue {
 impl Emit for SchedClass {
     fn emit(&self) -> TokenStream {
         let (n, d, l) = (self.name.emit(), self.doc.emit(), self.latency.emit());
-        quote!(::isa_runtime::SchedClass { name: #n, doc: #d, latency: #l })
+        let (t, u) = (self.throughput.emit(), self.unit.emit());
+        quote!(::isa_runtime::SchedClass { name: #n, doc: #d, latency: #l, throughput: #t, unit: #u })
     }
 }
 
@@ -273,10 +283,11 @@ impl Emit for Leaf {
         let sched = self.sched.emit();
         let flags = self.flags.emit();
         let doc = self.doc.emit();
+        let names = self.names.emit();
         quote!(::isa_runtime::Leaf {
             key: #key, name: #name, group: #group, bits: #bits, min_bits: #min_bits, length: #length, gen_min: #gmin, gen_max: #gmax,
             mask: #mask, value: #value, dontcare: #dc, cases: #cases, requires: #requires, ignore: #ignore, rules: #rules,
-            sched: #sched, flags: #flags, doc: #doc,
+            sched: #sched, flags: #flags, doc: #doc, names: #names,
         })
     }
 }
@@ -295,11 +306,13 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     let sched = isa.sched_classes.emit();
     let flags = isa.flags.emit();
     let machine = isa.machine.emit();
+    let syntaxes = isa.syntaxes.emit();
     quote! {
         /// The tables of this target, generated from its YAML spec.
         pub static ISA: ::isa_runtime::Isa = ::isa_runtime::Isa {
             name: #name, doc: #doc, gens: #gens, default_gen: #dg, raw: #raw, enums: #enums,
-            groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, machine: #machine,
+            groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, syntaxes: #syntaxes,
+            machine: #machine,
         };
     }
 }

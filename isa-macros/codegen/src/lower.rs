@@ -11,12 +11,12 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use isa_runtime::{
     Bits, Case, Enum, EnumValue, Field, Gen, GenValue, Group, Ignore, Isa, Leaf, Op, Param, Range, RawSyntax, Rule,
-    SchedClass, Src, Tok, Ty, mask_of,
+    SchedClass, Src, Syntax, Tok, Ty, mask_of,
 };
 
 use crate::diag::{Diagnostic, Diags, Loc};
 use crate::expr;
-use crate::schema::{BitsetSpec, CaseSpec, EnumSpec, FieldSpec, OpcodeTable, SpecFile};
+use crate::schema::{BitsetSpec, CaseSpec, DisplaySpec, EnumSpec, FieldSpec, OpcodeTable, SpecFile};
 use crate::yaml::{self, S, Spanned, loc};
 
 /// A loaded, checked target.
@@ -74,7 +74,8 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
 }
 
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 9] = [
+    let root_only: [(&str, Option<Loc>); 10] = [
+        ("syntaxes", f.syntaxes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("isa", f.isa.as_ref().map(|s| loc(path, s))),
         ("files", f.files.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
         ("generations", f.generations.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
@@ -185,51 +186,66 @@ impl<'d> Lower<'d> {
         // where the number changes between generations).
         for (path, t) in tables {
             let t = t.value;
-            for (name, value) in t.opcodes {
-                let at = loc(&path, &name);
-                for (key, opc, range, base) in self.table_rows(&t.extends, &name, &value, &gens, &path) {
-                    if let Some(prev) = bdefs.get(&key) {
-                        self.d.push(
-                            Diagnostic::new(at.clone(), format!("`{key}` is defined twice"))
-                                .note(format!("first defined at {}", prev.at)),
-                        );
-                        continue;
-                    }
-                    let mut fixed = IndexMap::new();
-                    let v = Spanned::new(opc, value.referenced, value.defined);
-                    fixed.insert(Spanned::new(t.field.value.clone(), t.field.referenced, t.field.defined), v);
-                    let r#gen = match (range, &t.r#gen) {
-                        (Some(r), Some(tg)) => Some(Spanned::new(
-                            crate::schema::GenRange {
-                                min: r.min.max(tg.value.min),
-                                max: match (r.max, tg.value.max) {
-                                    (Some(a), Some(b)) => Some(a.min(b)),
-                                    (a, b) => a.or(b),
+            for (name, value) in &t.opcodes {
+                let at = loc(&path, name);
+                // The row itself, then each encoding derived from it.
+                let mut forms = vec![(name.clone(), value.clone(), &t.extends, &t.field)];
+                for d in t.derive.iter().flatten() {
+                    let Some(v) = self.derived_opcode(value, &d.value.offset, &gens, &path, name) else { continue };
+                    let key = format!("{}@{}", name.value, d.value.tag.value);
+                    forms.push((
+                        Spanned::new(key, name.referenced, name.defined),
+                        Spanned::new(v, value.referenced, value.defined),
+                        &d.value.extends,
+                        d.value.field.as_ref().unwrap_or(&t.field),
+                    ));
+                }
+                for (name, value, extends, field) in forms {
+                    for (key, opc, range, base) in self.table_rows(extends, &name, &value, &gens, &path) {
+                        if let Some(prev) = bdefs.get(&key) {
+                            self.d.push(
+                                Diagnostic::new(at.clone(), format!("`{key}` is defined twice"))
+                                    .note(format!("first defined at {}", prev.at)),
+                            );
+                            continue;
+                        }
+                        let mut fixed = IndexMap::new();
+                        let v = Spanned::new(opc, value.referenced, value.defined);
+                        fixed.insert(Spanned::new(field.value.clone(), field.referenced, field.defined), v);
+                        let r#gen = match (range, &t.r#gen) {
+                            (Some(r), Some(tg)) => Some(Spanned::new(
+                                crate::schema::GenRange {
+                                    min: r.min.max(tg.value.min),
+                                    max: match (r.max, tg.value.max) {
+                                        (Some(a), Some(b)) => Some(a.min(b)),
+                                        (a, b) => a.or(b),
+                                    },
                                 },
-                            },
-                            value.referenced,
-                            value.defined,
-                        )),
-                        (Some(r), None) => Some(Spanned::new(r, value.referenced, value.defined)),
-                        (None, g) => g.clone(),
-                    };
-                    // `mnemonic@tag` keys a row apart from a same-named one of
-                    // another table (another format in other generations); it
-                    // prints as the mnemonic.
-                    let mnemonic = name.value.split('@').next().unwrap_or(&name.value);
-                    let display_name =
-                        (key != mnemonic).then(|| Spanned::new(mnemonic.to_string(), name.referenced, name.defined));
-                    let spec = BitsetSpec {
-                        name: display_name,
-                        extends: Some(Spanned::new(base, t.extends.referenced, t.extends.defined)),
-                        r#gen,
-                        sched: t.sched.clone(),
-                        flags: t.flags.clone(),
-                        doc: t.doc.clone(),
-                        fixed: Some(fixed),
-                        ..Default::default()
-                    };
-                    bdefs.insert(key.clone(), BDef { key, file: path.clone(), at: at.clone(), spec });
+                                value.referenced,
+                                value.defined,
+                            )),
+                            (Some(r), None) => Some(Spanned::new(r, value.referenced, value.defined)),
+                            (None, g) => g.clone(),
+                        };
+                        // `mnemonic@tag` keys a row apart from a same-named one of
+                        // another table (another format in other generations); it
+                        // prints as the mnemonic.
+                        let mnemonic = name.value.split('@').next().unwrap_or(&name.value);
+                        let display_name = (key != mnemonic)
+                            .then(|| Spanned::new(mnemonic.to_string(), name.referenced, name.defined));
+                        let spec = BitsetSpec {
+                            name: display_name,
+                            extends: Some(Spanned::new(base, extends.referenced, extends.defined)),
+                            r#gen,
+                            sched: t.sched.clone(),
+                            flags: t.flags.clone(),
+                            doc: t.doc.clone(),
+                            fields: t.fields.clone(),
+                            fixed: Some(fixed),
+                            ..Default::default()
+                        };
+                        bdefs.insert(key.clone(), BDef { key, file: path.clone(), at: at.clone(), spec });
+                    }
                 }
             }
         }
@@ -277,7 +293,25 @@ impl<'d> Lower<'d> {
                 .collect();
             sched_index.insert(k.value.clone(), sched.len() as u16);
             let doc = v.value.doc.as_ref().map_or("", |d| leak_str(d.value.trim()));
-            sched.push(SchedClass { name: leak_str(&k.value), doc, latency: leak(lat) });
+            let throughput: Vec<GenValue> = v
+                .value
+                .throughput
+                .iter()
+                .flatten()
+                .map(|(r, n)| GenValue {
+                    min: r.value.min.unwrap_or(0),
+                    max: r.value.max.unwrap_or(u32::MAX),
+                    value: n.value,
+                })
+                .collect();
+            let unit = v.value.unit.as_ref().map_or("", |u| leak_str(&u.value));
+            sched.push(SchedClass {
+                name: leak_str(&k.value),
+                doc,
+                latency: leak(lat),
+                throughput: leak(throughput),
+                unit,
+            });
         }
         let flag_names: Vec<String> = root.flags.iter().flatten().map(|(k, _)| k.value.clone()).collect();
         let raw = root.raw.as_ref().map(|r| RawSyntax {
@@ -297,8 +331,32 @@ impl<'d> Lower<'d> {
             return None;
         }
 
+        // Syntaxes: each may rename mnemonics by encoding key.
+        let mut syntaxes = Vec::new();
+        let mut renames = Vec::new();
+        for (k, v) in root.syntaxes.iter().flatten() {
+            let v = &v.value;
+            syntaxes.push(Syntax {
+                name: leak_str(&k.value),
+                doc: v.doc.as_ref().map_or("", |d| leak_str(d.value.trim())),
+                column: v.column.as_ref().map_or(0, |c| c.value),
+                pad: v.pad.as_ref().is_some_and(|p| p.value),
+            });
+            let mut names = HashMap::new();
+            for (key, name) in v.names.iter().flatten() {
+                names.insert(key.value.clone(), (name.value.clone(), loc(rp, key)));
+            }
+            renames.push(names);
+        }
+        if syntaxes.len() > 32 {
+            self.d.err(&at_root, "a target may have at most 32 syntaxes");
+        }
+
         let mut ctx = Ctx {
             d: self.d,
+            syntax_names: syntaxes.iter().map(|s| s.name.to_string()).collect(),
+            renames,
+            cur_group: 0,
             bdefs: &bdefs,
             enum_index,
             sched_index,
@@ -361,6 +419,13 @@ impl<'d> Lower<'d> {
             let names = crate::machine::Names { sched: &sched_names, flags: &ctx.flag_names, enums, leaves: &leaves };
             crate::machine::lower(rp, &m.value, &names, ctx.d)
         });
+        for names in &ctx.renames {
+            for (key, (_, at)) in names {
+                if !leaves.iter().any(|(k, l)| k == key && l.group == 0) {
+                    ctx.d.err(at, format!("`names:` renames `{key}`, which is no instruction"));
+                }
+            }
+        }
         let leaves_rt: Vec<Leaf> = leaves.into_iter().map(|(_, l)| l).collect();
         let word_bits = groups.first().map_or(0, |g| g.bits);
         let raw = raw.map(|r| RawSyntax { bits: word_bits, ..r });
@@ -376,6 +441,7 @@ impl<'d> Lower<'d> {
             sched_classes: leak(sched),
             flags: leak(ctx.flag_names.iter().map(|f| leak_str(f)).collect()),
             machine,
+            syntaxes: leak(syntaxes),
         };
         Some((Box::leak(Box::new(isa)), variants))
     }
@@ -448,6 +514,71 @@ impl Lower<'_> {
             .collect()
     }
 
+    /// A derived encoding's opcode: the row's opcode plus the offset, generation
+    /// by generation (absent wherever either is). `None` after an error, or when
+    /// the derived encoding exists in no generation.
+    fn derived_opcode(
+        &mut self,
+        row: &S<crate::schema::OpcodeValue>,
+        offset: &S<crate::schema::OpcodeValue>,
+        gens: &[Gen],
+        file: &Path,
+        name: &S<String>,
+    ) -> Option<crate::schema::OpcodeValue> {
+        use crate::schema::OpcodeValue;
+        if let (OpcodeValue::All(r), OpcodeValue::All(o)) = (&row.value, &offset.value) {
+            return Some(OpcodeValue::All(r + o));
+        }
+        if gens.is_empty() {
+            self.d.err(&loc(file, offset), "a per-generation offset needs `generations` in the root spec");
+            return None;
+        }
+        let rows = self.values_by_gen(name, row, gens, file)?;
+        let offs = self.values_by_gen(name, offset, gens, file)?;
+        let per_gen: Vec<Option<i64>> = rows.iter().zip(&offs).map(|(r, o)| Some((*r)? + (*o)?)).collect();
+        if per_gen.iter().all(Option::is_none) {
+            return None;
+        }
+        let mut cols = Vec::new();
+        for (i, v) in per_gen.iter().enumerate() {
+            if i == 0 || per_gen[i - 1] != *v {
+                cols.push((gens[i].name.to_string(), *v));
+            }
+        }
+        Some(OpcodeValue::PerGen(cols))
+    }
+
+    /// A table value (an opcode or an offset) in each generation, oldest first.
+    fn values_by_gen(
+        &mut self,
+        name: &S<String>,
+        value: &S<crate::schema::OpcodeValue>,
+        gens: &[Gen],
+        file: &Path,
+    ) -> Option<Vec<Option<i64>>> {
+        let segs = self.opcode_segments(name, value, gens, file);
+        if segs.is_empty() && matches!(value.value, crate::schema::OpcodeValue::PerGen(_)) {
+            // Either an error was reported, or the value is absent everywhere.
+            let all_absent =
+                matches!(&value.value, crate::schema::OpcodeValue::PerGen(c) if c.iter().all(|(_, v)| v.is_none()));
+            if !all_absent {
+                return None;
+            }
+        }
+        Some(
+            gens.iter()
+                .map(|g| {
+                    segs.iter().find_map(|(_, v, r)| match r {
+                        None => Some(*v),
+                        Some(r) => {
+                            (r.min.is_none_or(|m| g.value >= m) && r.max.is_none_or(|m| g.value <= m)).then_some(*v)
+                        }
+                    })
+                })
+                .collect(),
+        )
+    }
+
     /// The leaves an opcode-table row stands for: `(key, opcode, generations)`.
     /// A per-generation row holds each value from its generation up to the next
     /// listed one; `~` means absent from there on.
@@ -510,6 +641,12 @@ struct Ctx<'d, 'b> {
     /// Bitset name -> group index.
     group_of: IndexMap<String, u16>,
     gens_known: bool,
+    /// Syntax names, the default first (empty: one unnamed syntax).
+    syntax_names: Vec<String>,
+    /// Per syntax: encoding key -> mnemonic, and where the rename is written.
+    renames: Vec<HashMap<String, (String, Loc)>>,
+    /// The group of the leaf being built (split operand fields only in group 0).
+    cur_group: u16,
 }
 
 const BUILTIN_TYPES: [&str; 9] = ["uint", "int", "hex", "hexlit", "bool", "bool_inv", "offset", "uoffset", "float"];
@@ -571,7 +708,9 @@ impl<'b> Ctx<'_, 'b> {
             );
             return None;
         }
-        Some(size.value)
+        // A bitset may narrow the size it inherits (a 16-bit instruction of a
+        // target whose longest is 96): the nearest `size` along the chain counts.
+        Some(chain.iter().find_map(|b| b.spec.size.as_ref()).map_or(size.value, |s| s.value.min(size.value)))
     }
 
     fn leaves_under(&self, key: &str) -> Vec<String> {
@@ -677,12 +816,19 @@ impl<'b> Ctx<'_, 'b> {
         let chain = self.chain(key);
         let leaf_def = *chain.first()?;
         let size = self.size_of(key)?;
-        for b in &chain[..chain.len() - 1] {
-            if let Some(s) = &b.spec.size
-                && s.value != size
-            {
-                self.d
-                    .err(&loc(&b.file, s), format!("`{}` has size {} but extends a {size}-bit bitset", b.key, s.value));
+        let mut outer = u32::MAX;
+        for b in chain.iter().rev() {
+            if let Some(s) = &b.spec.size {
+                if s.value > outer || s.value == 0 {
+                    self.d.err(
+                        &loc(&b.file, s),
+                        format!(
+                            "`{}` has size {} but extends a {outer}-bit bitset; a size may only narrow",
+                            b.key, s.value
+                        ),
+                    );
+                }
+                outer = outer.min(s.value);
             }
         }
         let (gen_min, gen_max, bad_gen) = self.gen_range(&chain);
@@ -840,16 +986,10 @@ impl<'b> Ctx<'_, 'b> {
                         ),
                     );
                 }
+                // Identifying bits past the shortest form are allowed: the
+                // decoder reads them as the word's own length gives them (zero
+                // in a form too short to hold them).
                 let e = self.compile_expr(&l.value.expr.value.0, &loc(&b.file, &l.value.expr), &defs);
-                if mask & !mask_of(0, min.min(size)) != 0 {
-                    self.d.err(
-                        &leaf_def.at,
-                        format!(
-                            "`{key}`: identifying bits {} lie past the shortest form ({min} bits)",
-                            bit_list(mask & !mask_of(0, min.min(size)))
-                        ),
-                    );
-                }
                 (min.min(size), Some(e))
             }
         };
@@ -866,6 +1006,7 @@ impl<'b> Ctx<'_, 'b> {
             self.d.err(&leaf_def.at, format!("`{key}` has no `display` template (nor does any bitset it extends)"));
             return None;
         };
+        self.cur_group = group;
         let default_fields = self.lower_fields(key, size, &defs, mask, dontcare);
         let mut cases = Vec::new();
         let mut own_fields = Vec::new();
@@ -876,8 +1017,9 @@ impl<'b> Ctx<'_, 'b> {
                 own_fields.push(a.value.fields.is_some());
                 let adefs = with_view_fields(&defs, &b.file, a.value.fields.as_ref());
                 let fields = self.lower_fields(key, size, &adefs, mask, dontcare);
-                let display = self.template(&a.value.display, &b.file, &adefs);
-                cases.push(Case { when: None, display, fields, parse_only: true });
+                let (display, displays) = self.templates(&a.value.display, &b.file, &adefs);
+                let syntaxes = self.syntax_mask(a.value.syntax.as_deref(), &b.file);
+                cases.push(Case { when: None, display, fields, parse_only: true, displays, syntaxes });
             }
         }
         for (file, c) in &case_specs {
@@ -892,11 +1034,12 @@ impl<'b> Ctx<'_, 'b> {
                     default_display
                 }
             };
-            let display = self.template(display.1, display.0, &cdefs);
-            cases.push(Case { when: Some(when), display, fields, parse_only: false });
+            let (display, displays) = self.templates(display.1, display.0, &cdefs);
+            let syntaxes = self.syntax_mask(c.value.syntax.as_deref(), file);
+            cases.push(Case { when: Some(when), display, fields, parse_only: false, displays, syntaxes });
         }
-        let display = self.template(default_display.1, default_display.0, &defs);
-        cases.push(Case { when: None, display, fields: default_fields, parse_only: false });
+        let (display, displays) = self.templates(default_display.1, default_display.0, &defs);
+        cases.push(Case { when: None, display, fields: default_fields, parse_only: false, displays, syntaxes: 0 });
         let mut requires = Vec::new();
         for b in &chain {
             if let Some(r) = &b.spec.requires {
@@ -943,6 +1086,15 @@ impl<'b> Ctx<'_, 'b> {
             }
         }
         let name = leaf_def.spec.name.as_ref().map_or(key, |n| n.value.as_str());
+        let mut names: Vec<&'static str> = Vec::new();
+        if group == 0 {
+            for r in self.renames.iter().skip(1) {
+                names.push(r.get(key).map_or(leak_str(name), |(n, _)| leak_str(n)));
+            }
+            if names.iter().all(|n| *n == name) {
+                names.clear();
+            }
+        }
         let doc = chain.iter().find_map(|b| b.spec.doc.as_ref()).map_or("", |d| leak_str(d.value.trim()));
         let cases = leak(cases);
         let fixed: Vec<&str> = defs.iter().filter(|d| d.fixed).map(|d| d.name.as_str()).collect();
@@ -967,7 +1119,64 @@ impl<'b> Ctx<'_, 'b> {
             sched,
             flags: leak(flags),
             doc,
+            names: leak(names),
         })
+    }
+
+    /// The syntaxes a case or `accepts:` entry applies in, as a bit mask (0: all).
+    fn syntax_mask(&mut self, names: Option<&[S<String>]>, file: &Path) -> u32 {
+        let mut m = 0;
+        for n in names.into_iter().flatten() {
+            match self.syntax_names.iter().position(|s| *s == n.value) {
+                Some(i) => m |= 1u32 << i.min(31),
+                None => self.unknown_syntax(&n.value, &loc(file, n)),
+            }
+        }
+        m
+    }
+
+    fn unknown_syntax(&mut self, name: &str, at: &Loc) {
+        let msg = if self.syntax_names.is_empty() {
+            format!("unknown syntax `{name}`: the target declares no `syntaxes:` in its root spec")
+        } else {
+            format!("unknown syntax `{name}` (syntaxes: {})", self.syntax_names.join(", "))
+        };
+        self.d.err(at, msg);
+    }
+
+    /// A display template in each syntax: the default syntax's, and the others'
+    /// (empty when one template serves all). A syntax a per-syntax map leaves
+    /// out prints like the default syntax (or, when the map leaves that out
+    /// too, like the map's first entry).
+    fn templates(
+        &mut self,
+        t: &S<DisplaySpec>,
+        file: &Path,
+        defs: &[FDef],
+    ) -> (&'static [Tok], &'static [&'static [Tok]]) {
+        let at = loc(file, t);
+        let map = match &t.value {
+            DisplaySpec::One(text) => return (self.template(text, &at, defs), &[]),
+            DisplaySpec::PerSyntax(m) => m,
+        };
+        for (k, _) in map {
+            if !self.syntax_names.contains(k) {
+                self.unknown_syntax(k, &at);
+            }
+        }
+        let fallback = match self.syntax_names.first().and_then(|d| map.iter().find(|(k, _)| k == d)) {
+            Some((_, text)) => text,
+            None => &map[0].1,
+        };
+        let default = self.template(fallback, &at, defs);
+        let mut others = Vec::new();
+        for name in self.syntax_names.clone().iter().skip(1) {
+            match map.iter().find(|(k, _)| k == name) {
+                Some((_, text)) => others.push(self.template(text, &at, defs)),
+                None => others.push(default),
+            }
+        }
+        (default, leak(others))
     }
 
     fn ignore_mask(&mut self, key: &str, size: u32, file: &Path, spec: &S<crate::schema::BitsSpec>) -> Bits {
@@ -1067,7 +1276,7 @@ impl<'b> Ctx<'_, 'b> {
         let ty = if let Some(&group) = self.group_of.get(tyname) {
             let gsize = self.size_of(tyname);
             match src {
-                Src::Bits(r) if r.len() == 1 => {
+                Src::Bits(r) if r.len() == 1 || self.cur_group == 0 => {
                     if gsize.is_some() && gsize != width {
                         self.d.err(
                             &loc(d.file, &spec.ty),
@@ -1082,7 +1291,11 @@ impl<'b> Ctx<'_, 'b> {
                 }
                 _ => self.d.err(
                     &loc(d.file, &spec.ty),
-                    format!("field `{}` of type `{tyname}` must be one contiguous bit range", d.name),
+                    format!(
+                        "field `{}` of type `{tyname}` must be one contiguous bit range \
+                         (only an instruction's operand fields may be split)",
+                        d.name
+                    ),
                 ),
             }
             let params = self.params_of(tyname);
@@ -1123,9 +1336,9 @@ impl<'b> Ctx<'_, 'b> {
     /// (`{NAME}` is the leaf's name; `{{` and `}}` are literal braces).
     /// Leading white space is kept: an operand may print ` offset:4` in one
     /// form and nothing in another.
-    fn template(&mut self, t: &S<String>, file: &Path, defs: &[FDef]) -> &'static [Tok] {
-        let at = loc(file, t);
-        let text = t.value.trim_end();
+    fn template(&mut self, text: &str, at: &Loc, defs: &[FDef]) -> &'static [Tok] {
+        let at = at.clone();
+        let text = text.trim_end();
         let mut toks = Vec::new();
         let mut lit = String::new();
         let mut chars = text.char_indices().peekable();
@@ -1153,6 +1366,8 @@ impl<'b> Ctx<'_, 'b> {
                     }
                     if let Some(opt) = name.strip_prefix('?') {
                         toks.push(Tok::Opt(leak_str(opt)));
+                    } else if name == "|" {
+                        toks.push(Tok::Column);
                     } else if name == "NAME" {
                         toks.push(Tok::Name);
                     } else if let Some(idx) = defs.iter().position(|d| d.name == name) {

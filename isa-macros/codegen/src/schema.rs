@@ -28,6 +28,9 @@ pub struct SpecFile {
     pub instruction: Option<S<String>>,
     pub sched_classes: Option<IndexMap<S<String>, S<SchedSpec>>>,
     pub flags: Option<IndexMap<S<String>, S<String>>>,
+    /// Assembly syntaxes, the default first (`display:` may then give one
+    /// template per syntax).
+    pub syntaxes: Option<IndexMap<S<String>, S<SyntaxSpec>>>,
     pub enums: Option<IndexMap<S<String>, S<EnumSpec>>>,
     pub bitsets: Option<IndexMap<S<String>, S<BitsetSpec>>>,
     pub instructions: Option<Vec<S<OpcodeTable>>>,
@@ -59,6 +62,58 @@ pub struct SchedSpec {
     pub doc: Option<S<String>>,
     /// Latency in cycles by generation range (`..699: 3`, `700..: 2`).
     pub latency: IndexMap<S<GenRange>, S<u32>>,
+    /// Cycles between issues of this class, by generation range.
+    pub throughput: Option<IndexMap<S<GenRange>, S<u32>>>,
+    /// The execution unit the class issues to.
+    pub unit: Option<S<String>>,
+}
+
+/// One assembly syntax of a target.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SyntaxSpec {
+    pub doc: Option<S<String>>,
+    /// The column `{|}` pads the mnemonic to, when padding.
+    pub column: Option<S<u32>>,
+    /// Whether the printer pads by default.
+    pub pad: Option<S<bool>>,
+    /// Encoding key -> the mnemonic `{NAME}` prints in this syntax.
+    pub names: Option<IndexMap<S<String>, S<String>>>,
+}
+
+/// A display template: one for every syntax, or one per syntax
+/// (`{mesa: "...", applegpu: "..."}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DisplaySpec {
+    One(String),
+    PerSyntax(Vec<(String, String)>),
+}
+
+impl<'de> Deserialize<'de> for DisplaySpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = DisplaySpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a template, or a map from syntax name to template")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<DisplaySpec, E> {
+                Ok(DisplaySpec::One(v.to_string()))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<DisplaySpec, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key_seed(ScalarSeed)? {
+                    let v: String = map.next_value()?;
+                    out.push((k, v));
+                }
+                if out.is_empty() {
+                    return Err(de::Error::custom("a per-syntax `display` needs at least one syntax"));
+                }
+                Ok(DisplaySpec::PerSyntax(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -81,7 +136,7 @@ pub struct BitsetSpec {
     pub pattern: Option<IndexMap<S<BitKey>, S<String>>>,
     /// Fields of an ancestor given a constant value here (`OPC: 5`).
     pub fixed: Option<IndexMap<S<String>, S<i64>>>,
-    pub display: Option<S<String>>,
+    pub display: Option<S<DisplaySpec>>,
     /// A condition the encoding must meet to decode as this bitset.
     pub requires: Option<S<ExprText>>,
     /// Bits the hardware ignores, always or under a condition.
@@ -96,7 +151,7 @@ pub struct BitsetSpec {
     pub priority: Option<S<i64>>,
 }
 
-#[derive(Deserialize, Debug)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct FieldSpec {
     pub bits: Option<S<BitsSpec>>,
@@ -124,7 +179,9 @@ pub struct ParamSpec {
 #[serde(deny_unknown_fields)]
 pub struct CaseSpec {
     pub when: S<ExprText>,
-    pub display: Option<S<String>>,
+    pub display: Option<S<DisplaySpec>>,
+    /// The syntaxes this case applies in (all when absent).
+    pub syntax: Option<Vec<S<String>>>,
     pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
     pub doc: Option<S<String>>,
 }
@@ -134,7 +191,9 @@ pub struct CaseSpec {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct AcceptSpec {
-    pub display: S<String>,
+    pub display: S<DisplaySpec>,
+    /// The syntaxes that read this text (all when absent).
+    pub syntax: Option<Vec<S<String>>>,
     pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
     pub doc: Option<S<String>>,
 }
@@ -172,10 +231,32 @@ pub struct OpcodeTable {
     pub sched: Option<S<String>>,
     pub flags: Option<Vec<S<String>>>,
     pub doc: Option<S<String>>,
+    /// Fields every row adds to its format, such as operand widths, so that
+    /// one format serves tables that differ only in derived values.
+    pub fields: Option<IndexMap<S<String>, S<FieldSpec>>>,
+    /// Further encodings of every row, in other formats whose opcode field holds
+    /// the row's opcode plus an offset.
+    pub derive: Option<Vec<S<DeriveSpec>>>,
     /// Mnemonic -> value of `field`: one number for every generation, or one per
     /// generation (`{gfx6: 3, gfx8: 0}`, each value holding until the next listed
     /// generation; `~` for absent from that generation on).
     pub opcodes: IndexMap<S<String>, S<OpcodeValue>>,
+}
+
+/// Another encoding of every row of a table: the row's opcode plus `offset` in
+/// `field` of the `extends` format, keyed `mnemonic@tag`. GCN's VOP3 (`_e64`)
+/// forms of its VOP1, VOP2 and VOPC instructions are such encodings.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct DeriveSpec {
+    pub extends: S<TableBase>,
+    /// The opcode field of `extends`; the table's `field` when omitted.
+    pub field: Option<S<String>>,
+    /// Added to the row's opcode: one number, or one per generation (`~` where
+    /// the derived encoding does not exist).
+    pub offset: S<OpcodeValue>,
+    pub tag: S<String>,
+    pub doc: Option<S<String>>,
 }
 
 /// The bitset an opcode table's rows extend: one for all generations, or one

@@ -417,3 +417,151 @@ fn machine_model_lowers_to_tables() {
     assert_eq!(m.select.as_ref().map(|s| s.cond_class), Some(0));
     assert_eq!(m.end, &["nop 0"]);
 }
+
+/// A short format whose rows also exist in a long format at the row's opcode
+/// plus a per-generation offset (GCN's `_e64` forms), with operand widths given
+/// per table and a rule the assembler enforces.
+const DERIVED: &str = r#"
+isa: derived
+instruction: op
+generations:
+  - {name: g1, value: 1}
+  - {name: g2, value: 2}
+bitsets:
+  op:
+    size: 32
+  short:
+    extends: op
+    length: {expr: 16, min: 16}
+    pattern: {15: "0", 16..31: "x"}
+    fields:
+      OPC: {bits: 8..14, type: uint}
+      A: {bits: 0..7, type: uint}
+    display: "{NAME}{?_s} r{A}:{W}"
+  long:
+    extends: op
+    pattern: {15: "1"}
+    fields:
+      OPC: {bits: 8..14, type: uint}
+      A: {bits: 0..7, type: uint}
+      B: {bits: 16..31, type: uint}
+    display: "{NAME}{?_l} r{A}:{W}, {B}"
+    rules:
+      - {check: "B != A", message: "the two operands must differ"}
+instructions:
+  - extends: short
+    field: OPC
+    fields: {W: {expr: 2, type: uint}}
+    derive:
+      - {extends: long, offset: {g1: 0x40, g2: 0x20}, tag: l}
+    opcodes:
+      add: 1
+      sub: {g1: 2, g2: ~}
+"#;
+
+#[test]
+fn a_table_derives_long_forms_with_an_offset() {
+    let isa = load("derived", DERIVED);
+    let text = |w: u128, g: u32| isa.decode(w, g).map(|i| isa.print(&i, g)).ok();
+    // The derived form's opcode is the row's plus the generation's offset.
+    assert_eq!(text(0x8000 | (0x41 << 8) | 3 | (7 << 16), 1).as_deref(), Some("add_l r3:2, 7"));
+    assert_eq!(text(0x8000 | (0x21 << 8) | 3 | (7 << 16), 2).as_deref(), Some("add_l r3:2, 7"));
+    assert_eq!(text(0x8000 | (0x42 << 8), 1).as_deref(), Some("sub_l r0:2, 0"));
+    assert_eq!(text(0x8000 | (0x22 << 8), 2), None, "absent where the row is");
+    // The table's fields reach the derived leaves too, and keys are tagged.
+    assert!(isa.leaf_by_key("add@l@g1").is_some() && isa.leaf_by_key("sub@l").is_some());
+    // A bare mnemonic takes the short form when it fits, the derived one otherwise.
+    assert_eq!(isa.assemble("add r3:2", 1).unwrap(), ((1 << 8) | 3, 16));
+    assert_eq!(isa.assemble("add r3:2, 7", 2).unwrap(), (0x8000 | (0x21 << 8) | 3 | (7 << 16), 32));
+    // A rule: the decoder reads the word, validate names it, the assembler refuses it.
+    let broken = isa.decode(0x8000 | (0x41 << 8) | 3 | (3 << 16), 1).unwrap();
+    assert_eq!(isa.validate(&broken, 1), vec!["the two operands must differ"]);
+    let err = isa.assemble("add r3:2, 3", 1).unwrap_err();
+    assert_eq!(err.message, "the two operands must differ");
+}
+
+/// Two syntaxes, a length bit, split operand fields and an opcode bit past the
+/// short form: the shape of AGX's ALU encodings.
+const SYNTAXES: &str = r#"
+isa: two
+instruction: inst
+syntaxes:
+  plain: {column: 6}
+  other: {column: 10, pad: true, names: {neg: negate}}
+enums:
+  half: {0: l, 1: h}
+bitsets:
+  inst:
+    size: 48
+  src:                            # gathered: 2 high bits, then 6 low bits
+    size: 8
+    fields:
+      R: {bits: [6..7, 1..5], type: uint}
+      H: {bits: 0, type: half}
+    display: {plain: "r{R}{H}", other: "R{R}.{H}"}
+  halt:
+    extends: inst
+    size: 16
+    pattern: {0..15: "0000000000000001"}
+    display: {plain: "halt", other: "halt{|}"}
+  alu:
+    extends: inst
+    length: {expr: "L ? 48 : 32", min: 32}
+    pattern: {0..3: "0010", 36..39: "0000"}
+    fields:
+      L: {bits: 15, type: uint}
+      OP: {bits: [32..35, 4..7], type: uint}
+      D: {bits: [44..45, 8..13], type: src}
+      S: {bits: [42..43, 16..21], type: src}
+      X: {bits: [46..47, 14, 22..31], type: uint}
+      SAT: {bits: 40..41, type: uint}
+    cases:
+      - when: SAT == 1
+        syntax: [other]
+        display: "{NAME}.sat{|}{D}, {S}, {X}"
+    display:
+      plain: "{NAME}{|}{D}, {S}, {X}, {SAT}"
+      other: "{NAME}{|}{D}, {S}, {X}, {SAT}"
+instructions:
+  - {extends: alu, field: OP, opcodes: {mov: 1, neg: 2, wide: 0x10}}
+"#;
+
+#[test]
+fn syntaxes_split_operands_and_length_bits() {
+    use isa_runtime::PrintOpts;
+    let isa = load("syntaxes", SYNTAXES);
+    let other = isa.syntax_by_name("other").unwrap();
+    let plain = PrintOpts::default();
+    let padded = PrintOpts { syntax: 0, pad: Some(true) };
+    let oth = PrintOpts { syntax: other, pad: None };
+    // Short form: r5h is half 11 (low 6 bits 0b001011, high bits 0).
+    let inst = isa.parse("neg r5h, r1l, 0, 0", 0).unwrap();
+    assert_eq!(inst.bytes(), vec![0x22, 0x0b, 0x02, 0x00]);
+    assert_eq!(isa.print_in(&inst, 0, plain), "neg r5h, r1l, 0, 0");
+    assert_eq!(isa.print_in(&inst, 0, padded), "neg    r5h, r1l, 0, 0");
+    assert_eq!(isa.print_in(&inst, 0, oth), "negate     R5.h, R1.l, 0, 0");
+    // The same instruction read in the other syntax.
+    assert_eq!(isa.parse_in("negate R5.h, R1.l, 0, 0", 0, other).unwrap(), inst);
+    // r40l needs the high bits (half 80 = 0b01_010000): the long form, bit 15 set.
+    let long = isa.parse("mov r40l, r1l, 0, 0", 0).unwrap();
+    assert_eq!(long.len, 6);
+    assert_eq!(long.bits >> 15 & 1, 1);
+    assert_eq!((long.bits >> 44) & 3, 1);
+    assert_eq!(isa.print_in(&isa.decode(long.bits, 0).unwrap(), 0, plain), "mov r40l, r1l, 0, 0");
+    // An opcode bit past the short form: `wide` exists only long.
+    let wide = isa.parse("wide r1l, r1l, 0, 0", 0).unwrap();
+    assert_eq!(wide.len, 6);
+    // A short word with the next instruction's bytes after it still decodes short.
+    let mut bytes = inst.bytes();
+    bytes.extend([0x01, 0x00]);
+    let (d, n) = isa.decode_bytes(&bytes, 0).unwrap();
+    assert_eq!((d, n), (inst, 4));
+    // A case limited to one syntax: the other prints the default template.
+    let sat = isa.parse("mov r1l, r1l, 0, 1", 0).unwrap();
+    assert_eq!(isa.print_in(&sat, 0, oth), "mov.sat    R1.l, R1.l, 0");
+    assert_eq!(isa.parse_in("mov.sat R1.l, R1.l, 0", 0, other).unwrap(), sat);
+    // A narrower encoding; `{|}` pads even with nothing after it.
+    let halt = isa.parse("halt", 0).unwrap();
+    assert_eq!(halt.len, 2);
+    assert_eq!(isa.print_in(&halt, 0, oth), "halt       ");
+}

@@ -5,7 +5,7 @@ use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::DecodeError;
 use crate::eval::{Env, Step};
-use crate::tables::{Isa, Src, Ty};
+use crate::tables::{Isa, Range, Src, Ty};
 
 impl Isa {
     /// Decodes one instruction from `bits` (bit 0 = least significant bit of the
@@ -17,7 +17,7 @@ impl Isa {
         let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
         let len_bits = self.length_of(leaf, bits, gen_)?;
         let inst = Inst { leaf, len: (len_bits / 8) as u8, bits: bits & mask_of(0, len_bits) };
-        let mut path = [Step { leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        let mut path = [Step::top(leaf, 0); MAX_DEPTH];
         self.check_leaf(&inst, gen_, &mut path, 0)?;
         Ok(inst)
     }
@@ -27,7 +27,7 @@ impl Isa {
         let l = &self.leaves[leaf as usize];
         let Some(e) = l.length else { return Ok(l.bits) };
         let mut env = Env { isa: self, bits: bits & mask_of(0, l.min_bits), gen_, read: 0 };
-        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+        let path = [Step::top(leaf, (l.cases.len() - 1) as u16)];
         let n = env.eval(&path, e);
         if n < l.min_bits as i64 || n > l.bits as i64 || n % 8 != 0 {
             return Err(DecodeError::BadLength { leaf: l.key, bits: n });
@@ -61,31 +61,33 @@ impl Isa {
         self.groups[0].leaves.iter().map(|&l| self.leaves[l as usize].min_bits).min().unwrap_or(self.groups[0].bits)
     }
 
-    /// The form of `group` at bit `base` that the word holds: the first, in
-    /// priority order, whose identifying bits match and whose `requires`
-    /// conditions hold (they may read the enclosing encoding's params through
-    /// `path`, whose step `depth` this sets).
+    /// The form of `group` at `at` (a bit offset, and the ranges of a split
+    /// field, see [`Step`]) that the word holds: the first, in priority order,
+    /// whose identifying bits match and whose `requires` conditions hold (they
+    /// may read the enclosing encoding's params through `path`, whose step
+    /// `depth` this sets).
     pub(crate) fn select_leaf(
         &self,
         env: &mut Env<'_>,
         path: &mut [Step],
         depth: usize,
         group: u16,
-        base: u32,
+        at: (u32, &'static [Range]),
         via: u16,
     ) -> Option<u16> {
         let g = &self.groups[group as usize];
-        let word = (env.bits >> base) & mask_of(0, g.bits);
+        let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
+        let word = place.word(env.bits, g.bits);
         for &l in g.leaves {
             let leaf = &self.leaves[l as usize];
             if !leaf.exists_in(env.gen_) {
                 continue;
             }
-            env.read |= (leaf.mask & mask_of(0, g.bits)).checked_shl(base).unwrap_or(0);
-            if word & leaf.mask != leaf.value {
+            env.read |= place.in_word(leaf.mask & mask_of(0, g.bits));
+            if self.masked_to_length(leaf, l, word, env.gen_) & leaf.mask != leaf.value {
                 continue;
             }
-            path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, base, via };
+            path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place };
             if leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0) {
                 return Some(l);
             }
@@ -97,17 +99,31 @@ impl Isa {
     /// before checking its operands.
     pub fn select_instruction(&self, bits: Bits, gen_: u32) -> Option<u16> {
         let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let mut path = [Step { leaf: 0, case: 0, base: 0, via: 0 }];
-        self.select_leaf(&mut env, &mut path, 0, 0, 0, 0)
+        let mut path = [Step::top(0, 0)];
+        self.select_leaf(&mut env, &mut path, 0, 0, (0, &[]), 0)
     }
 
-    /// Which case of the leaf at the end of `path` is in force.
-    pub(crate) fn select_case(&self, env: &mut Env<'_>, path: &mut [Step], depth: usize) -> u16 {
+    /// `word` without the bits past the length `leaf` gives it, where `leaf`
+    /// has identifying bits past its shortest form (they must then be read as
+    /// the form the word has: zero in the short form).
+    fn masked_to_length(&self, leaf: &crate::Leaf, l: u16, word: Bits, gen_: u32) -> Bits {
+        if leaf.mask.checked_shr(leaf.min_bits).unwrap_or(0) == 0 {
+            return word;
+        }
+        match self.length_of(l, word, gen_) {
+            Ok(n) => word & mask_of(0, n),
+            Err(_) => word,
+        }
+    }
+
+    /// Which case of the leaf at the end of `path` is in force, in syntax
+    /// `syntax` (cases may be limited to some syntaxes).
+    pub(crate) fn select_case(&self, env: &mut Env<'_>, path: &mut [Step], depth: usize, syntax: u16) -> u16 {
         let leaf = &self.leaves[path[depth].leaf as usize];
         let default = (leaf.cases.len() - 1) as u16;
         path[depth].case = default;
         for (i, case) in leaf.cases.iter().enumerate() {
-            if case.parse_only {
+            if case.parse_only || !case.applies_in(syntax) {
                 continue;
             }
             match case.when {
@@ -130,14 +146,14 @@ impl Isa {
         depth: usize,
     ) -> Result<(), DecodeError> {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
-        let case = self.select_case(&mut env, &mut path[..], depth);
+        let case = self.select_case(&mut env, &mut path[..], depth, 0);
         let leaf = &self.leaves[path[depth].leaf as usize];
         path[depth].case = case;
         for (fi, field) in leaf.cases[case as usize].fields.iter().enumerate() {
             if let (Ty::Enum(e), Src::Bits(ranges)) = (field.ty, field.src) {
                 // A value the spec gives no name is not something we know how to
                 // write: refuse it rather than print text that reads back wrong.
-                let v = crate::bits::extract(inst.bits, path[depth].base, ranges) as u64;
+                let v = path[depth].extract(inst.bits, ranges) as u64;
                 if !self.enums[e as usize].values.iter().any(|x| x.value == v) {
                     return Err(DecodeError::BadEnum { leaf: leaf.key, field: field.name, value: v });
                 }
@@ -146,12 +162,12 @@ impl Isa {
             let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else {
                 continue;
             };
-            let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
             let bad = DecodeError::BadOperand { leaf: leaf.key, field: field.name };
+            let Some(at) = path[depth].child(ranges) else { return Err(bad) };
             if depth + 1 >= MAX_DEPTH {
                 return Err(bad);
             }
-            self.select_leaf(&mut env, &mut path[..], depth + 1, group, base, fi as u16).ok_or(bad)?;
+            self.select_leaf(&mut env, &mut path[..], depth + 1, group, at, fi as u16).ok_or(bad)?;
             self.check_leaf(inst, gen_, path, depth + 1)?;
         }
         Ok(())
@@ -161,8 +177,8 @@ impl Isa {
     /// sign-extended). Operand sub-encodings are returned as their raw bits.
     pub fn field(&self, inst: &Inst, gen_: u32, name: &str) -> Option<i64> {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
-        let mut path = [Step { leaf: inst.leaf, case: 0, base: 0, via: 0 }];
-        let case = self.select_case(&mut env, &mut path, 0);
+        let mut path = [Step::top(inst.leaf, 0)];
+        let case = self.select_case(&mut env, &mut path, 0, 0);
         path[0].case = case;
         let idx = self.leaves[inst.leaf as usize].cases[case as usize].field_index(name)?;
         Some(env.field(&path, idx))
@@ -171,15 +187,14 @@ impl Isa {
     /// Bits of `inst` that its text does not represent: don't-care bits of the
     /// encoding and of every operand, and the `ignore` bits of the cases chosen.
     pub fn ignored_bits(&self, inst: &Inst, gen_: u32) -> Bits {
-        let mut path = [Step { leaf: inst.leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
+        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
         self.ignored_in(inst.bits, gen_, &mut path, 0)
     }
 
     fn ignored_in(&self, bits: Bits, gen_: u32, path: &mut [Step; MAX_DEPTH], depth: usize) -> Bits {
         let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let case = self.select_case(&mut env, &mut path[..], depth);
+        let case = self.select_case(&mut env, &mut path[..], depth, 0);
         path[depth].case = case;
-        let base = path[depth].base;
         let leaf = &self.leaves[path[depth].leaf as usize];
         let c = &leaf.cases[case as usize];
         let mut local = leaf.dontcare;
@@ -197,14 +212,14 @@ impl Isa {
                 local |= ig.mask;
             }
         }
-        let mut out = local.checked_shl(base).unwrap_or(0);
+        let mut out = path[depth].in_word(local);
         for (fi, field) in c.fields.iter().enumerate() {
             let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) else { continue };
-            let sub_base = base + ranges.first().map_or(0, |r| r.lo as u32);
+            let Some(at) = path[depth].child(ranges) else { continue };
             if depth + 1 >= MAX_DEPTH {
                 break;
             }
-            if self.select_leaf(&mut env, &mut path[..], depth + 1, group, sub_base, fi as u16).is_some() {
+            if self.select_leaf(&mut env, &mut path[..], depth + 1, group, at, fi as u16).is_some() {
                 out |= self.ignored_in(bits, gen_, path, depth + 1);
             }
         }
@@ -215,7 +230,7 @@ impl Isa {
     pub fn validate(&self, inst: &Inst, gen_: u32) -> Vec<&'static str> {
         let leaf = &self.leaves[inst.leaf as usize];
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
-        let path = [Step { leaf: inst.leaf, case: (leaf.cases.len() - 1) as u16, base: 0, via: 0 }];
+        let path = [Step::top(inst.leaf, (leaf.cases.len() - 1) as u16)];
         leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
     }
 }

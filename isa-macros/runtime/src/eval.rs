@@ -5,19 +5,10 @@
 //! sit in the instruction word. Parameters are resolved by evaluating the
 //! enclosing field's parameter expression one step up.
 
-use crate::bits::{Bits, extract, mask_of};
+use crate::bits::{Bits, mask_of};
 use crate::tables::{BinOp, Expr, Isa, Op, Src, Ty};
 
-/// One level of the scope chain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Step {
-    pub leaf: u16,
-    pub case: u16,
-    /// Bit offset of this leaf inside the instruction word.
-    pub base: u32,
-    /// Index, in the parent's case, of the field this leaf fills (unused at top).
-    pub via: u16,
-}
+pub(crate) use crate::place::Step;
 
 /// The longest expression stack the generator allows.
 pub const MAX_STACK: usize = 32;
@@ -39,10 +30,10 @@ impl Env<'_> {
             Src::Bits(ranges) => {
                 let mut width = 0;
                 for r in ranges {
-                    self.read |= mask_of(step.base + r.lo as u32, r.width as u32);
+                    self.read |= step.in_word(mask_of(r.lo as u32, r.width as u32));
                     width += r.width as u32;
                 }
-                let v = extract(self.bits, step.base, ranges);
+                let v = step.extract(self.bits, ranges);
                 if field.is_signed() && width > 0 && width < 128 && (v >> (width - 1)) & 1 == 1 {
                     (v | !((1u128 << width) - 1)) as i64
                 } else {

@@ -14,6 +14,7 @@ mod error;
 mod eval;
 pub mod machine;
 mod parse;
+mod place;
 mod print;
 mod sample;
 mod tables;

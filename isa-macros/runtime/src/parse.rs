@@ -10,7 +10,7 @@
 //! produced always decode back to the same leaf and case.
 
 use crate::Inst;
-use crate::bits::{Bits, insert, mask_of};
+use crate::bits::{Bits, mask_of};
 use crate::error::{AsmError, field_range};
 use crate::eval::{Env, Step};
 use crate::print::{f16_to_f32, format_raw};
@@ -61,10 +61,11 @@ impl St {
         self.cons.truncate(s.2);
     }
 
-    /// Binds `mask` bits at `base` to `value`; false on a conflict.
-    fn bind_pattern(&mut self, base: u32, mask: Bits, value: Bits) -> bool {
-        let m = mask.checked_shl(base).unwrap_or(0);
-        let v = value.checked_shl(base).unwrap_or(0) & m;
+    /// Binds the `mask` bits of the leaf placed at `at` to `value`; false on a
+    /// conflict.
+    fn bind_pattern(&mut self, at: &Step, mask: Bits, value: Bits) -> bool {
+        let m = at.in_word(mask);
+        let v = at.in_word(value & mask);
         if (self.bits ^ v) & m & self.bound != 0 {
             return false;
         }
@@ -73,8 +74,8 @@ impl St {
         true
     }
 
-    fn bind_field(&mut self, base: u32, ranges: &[crate::Range], value: u128) -> bool {
-        let (nb, written) = insert(self.bits, base, ranges, value);
+    fn bind_field(&mut self, at: &Step, ranges: &[crate::Range], value: u128) -> bool {
+        let (nb, written) = at.insert(self.bits, ranges, value);
         if (nb ^ self.bits) & written & self.bound != 0 {
             return false;
         }
@@ -90,6 +91,8 @@ struct Parser<'a> {
     isa: &'a Isa,
     text: &'a str,
     gen_: u32,
+    /// Index of the syntax being read.
+    syntax: u16,
     best_pos: usize,
     best_msg: String,
 }
@@ -146,12 +149,19 @@ impl<'a> Parser<'a> {
                 }
                 self.seq(path, rest, pos, st, k)
             }
-            Tok::Name => match self.lit(pos, leaf.name) {
-                Some(p) => self.seq(path, rest, p, st, k),
-                None => {
-                    self.fail(pos, || format!("expected `{}`", leaf.name));
-                    false
+            Tok::Name => {
+                let name = leaf.name_in(self.syntax);
+                match self.lit(pos, name) {
+                    Some(p) => self.seq(path, rest, p, st, k),
+                    None => {
+                        self.fail(pos, || format!("expected `{name}`"));
+                        false
+                    }
                 }
+            }
+            Tok::Column => match self.lit(pos, " ") {
+                Some(p) => self.seq(path, rest, p, st, k),
+                None => false,
             },
             Tok::Field(i) => {
                 let field = &leaf.cases[step.case as usize].fields[i as usize];
@@ -188,26 +198,30 @@ impl<'a> Parser<'a> {
     ) -> bool {
         let Src::Bits(ranges) = field.src else { return false };
         let Some(&step) = path.last() else { return false };
-        let base = step.base + ranges.first().map_or(0, |r| r.lo as u32);
+        let Some((base, map)) = step.child(ranges) else { return false };
         for &sub in self.isa.groups[group as usize].leaves {
             let leaf = &self.isa.leaves[sub as usize];
             if !leaf.exists_in(self.gen_) {
                 continue;
             }
             for (ci, case) in leaf.cases.iter().enumerate() {
+                if !case.applies_in(self.syntax) {
+                    continue;
+                }
                 let snap = st.save();
-                if !st.bind_pattern(base, leaf.mask, leaf.value) {
+                let at = Step { leaf: sub, case: ci as u16, base, via, map };
+                if !st.bind_pattern(&at, leaf.mask, leaf.value) {
                     st.restore(snap);
                     continue;
                 }
-                path.push(Step { leaf: sub, case: ci as u16, base, via });
+                path.push(at);
                 st.cons.push(Con {
                     path: path.clone(),
                     what: What::Form { group, leaf: sub },
                     want: Want::Truthy(true),
                 });
-                add_case_constraints(self.isa, path, st);
-                let ok = self.seq(path, case.display, pos, st, &mut |p, path, pos2, st| {
+                add_case_constraints(self.isa, path, st, self.syntax);
+                let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
                     let inner = path.pop();
                     let r = p.seq(path, rest, pos2, st, &mut *k);
                     if let Some(s) = inner {
@@ -290,9 +304,9 @@ impl<'a> Parser<'a> {
                     return false;
                 }
                 let raw = (n as u128) & mask_of(0, width);
-                st.bind_field(step.base, ranges, raw)
+                st.bind_field(&step, ranges, raw)
             }
-            Src::Param(_) if let Some((base, target)) = self.alias(path, idx) => {
+            Src::Param(_) if let Some((at, target)) = self.alias(path, idx) => {
                 // A param that is just a field of an enclosing encoding: bind that
                 // field directly (a 32-bit literal must not go to the solver).
                 let n: i128 = match v {
@@ -307,7 +321,7 @@ impl<'a> Parser<'a> {
                     self.fail(pos, || format!("{n} does not fit {} ({width} bits)", field.name));
                     return false;
                 }
-                st.bind_field(base, ranges, (n as u128) & mask_of(0, width))
+                st.bind_field(&at, ranges, (n as u128) & mask_of(0, width))
             }
             Src::Expr(_) | Src::Param(_) => {
                 let want = match v {
@@ -323,15 +337,15 @@ impl<'a> Parser<'a> {
 
     /// If field `idx` of the leaf at the end of `path` is a param whose value is
     /// plainly a bit field of an enclosing encoding (through any number of
-    /// params), that field's base, ranges and signedness.
-    fn alias(&self, path: &[Step], idx: u16) -> Option<(u32, &'static Field)> {
+    /// params), the step that holds it and the field.
+    fn alias(&self, path: &[Step], idx: u16) -> Option<(Step, &'static Field)> {
         let mut depth = path.len().checked_sub(1)?;
         let mut idx = idx;
         loop {
             let step = path[depth];
             let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[idx as usize];
             match field.src {
-                Src::Bits(_) => return Some((step.base, field)),
+                Src::Bits(_) => return Some((step, field)),
                 Src::Param(p) => {
                     let parent = path[depth.checked_sub(1)?];
                     let pfield =
@@ -489,7 +503,7 @@ impl Parser<'_> {
                 let leaf = &self.isa.leaves[step.leaf as usize];
                 let field = &leaf.cases[step.case as usize].fields[f as usize];
                 let Src::Bits(ranges) = field.src else { continue };
-                let m = ranges.iter().fold(0, |m, r| m | mask_of(step.base + r.lo as u32, r.width as u32));
+                let m = ranges.iter().fold(0, |m, r| m | step.in_word(mask_of(r.lo as u32, r.width as u32)));
                 if st.bound & m != 0 {
                     continue;
                 }
@@ -498,7 +512,7 @@ impl Parser<'_> {
                 if (k as i128) < min || (k as i128) > max {
                     continue;
                 }
-                st.bind_field(step.base, ranges, (k as u128) & mask_of(0, width));
+                st.bind_field(&step, ranges, (k as u128) & mask_of(0, width));
             }
         }
     }
@@ -540,7 +554,7 @@ impl Parser<'_> {
         let Some(e) = l.length else { return true };
         let all = env.bits;
         env.bits = all & mask_of(0, l.min_bits);
-        let path = [Step { leaf, case: (l.cases.len() - 1) as u16, base: 0, via: 0 }];
+        let path = [Step::top(leaf, (l.cases.len() - 1) as u16)];
         let n = env.eval(&path, e);
         env.bits = all;
         (l.min_bits as i64..=l.bits as i64).contains(&n) && n % 8 == 0 && all & !mask_of(0, n as u32) == 0
@@ -552,12 +566,12 @@ fn check(env: &mut Env<'_>, c: &Con) -> bool {
         What::Expr(e) => env.eval(&c.path, e),
         What::Field(i) => env.field(&c.path, i),
         What::Form { group, leaf } => {
-            let base = c.path.last().map_or(0, |s| s.base);
+            let at = c.path.last().map_or((0, &[][..]), |s| (s.base, s.map));
             let isa = env.isa;
             let mut path = c.path.clone();
             let depth = path.len() - 1;
             let via = path[depth].via;
-            (isa.select_leaf(env, &mut path, depth, group, base, via) == Some(leaf)) as i64
+            (isa.select_leaf(env, &mut path, depth, group, at, via) == Some(leaf)) as i64
         }
     };
     match c.want {
@@ -576,7 +590,7 @@ enum Val {
 
 /// Records that the leaf at the end of `path` is in the case `path` names: that
 /// case's condition holds and every earlier one fails.
-fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St) {
+fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16) {
     let Some(&step) = path.last() else { return };
     let leaf = &isa.leaves[step.leaf as usize];
     let default = (leaf.cases.len() - 1) as u16;
@@ -585,6 +599,9 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St) {
         last.case = default;
     }
     for (j, case) in leaf.cases.iter().enumerate().take(step.case as usize + 1) {
+        if !case.applies_in(syntax) {
+            continue; // not a view of this syntax: the printer never picks it
+        }
         if let Some(e) = case.when {
             let want = Want::Truthy(j == step.case as usize);
             st.cons.push(Con { path: at_default.clone(), what: What::Expr(e), want });
@@ -748,23 +765,35 @@ pub(crate) fn f32_to_f16_rne(f: f32) -> u16 {
 impl Isa {
     /// Assembles one instruction from text for generation `gen_`.
     pub fn parse(&self, text: &str, gen_: u32) -> Result<Inst, AsmError> {
+        self.parse_in(text, gen_, 0)
+    }
+
+    /// Assembles one instruction written in syntax `syntax` (an index into
+    /// [`Isa::syntaxes`]).
+    pub fn parse_in(&self, text: &str, gen_: u32, syntax: u16) -> Result<Inst, AsmError> {
         let text = text.trim();
-        let mut p = Parser { isa: self, text, gen_, best_pos: 0, best_msg: String::new() };
+        let mut p = Parser { isa: self, text, gen_, syntax, best_pos: 0, best_msg: String::new() };
         let mut found: Option<Inst> = None;
         for leaf in self.instructions(gen_) {
             let l = &self.leaves[leaf as usize];
             // A leaf whose every template writes its name cannot match text
             // without that name: a cheap filter before any backtracking.
-            if !text.contains(l.name) && l.cases.iter().all(|c| c.display.contains(&Tok::Name)) {
+            if !text.contains(l.name_in(syntax))
+                && l.cases.iter().all(|c| !c.applies_in(syntax) || c.display_in(syntax).contains(&Tok::Name))
+            {
                 continue;
             }
             for (ci, case) in self.leaves[leaf as usize].cases.iter().enumerate() {
+                if !case.applies_in(syntax) {
+                    continue;
+                }
                 let l = &self.leaves[leaf as usize];
                 let mut st = St::default();
-                st.bind_pattern(0, l.mask, l.value);
-                let mut path = vec![Step { leaf, case: ci as u16, base: 0, via: 0 }];
-                add_case_constraints(self, &path, &mut st);
-                let ok = p.seq(&mut path, case.display, 0, &mut st, &mut |p, _path, pos, st| {
+                let top = Step::top(leaf, ci as u16);
+                st.bind_pattern(&top, l.mask, l.value);
+                let mut path = vec![top];
+                add_case_constraints(self, &path, &mut st, syntax);
+                let ok = p.seq(&mut path, case.display_in(syntax), 0, &mut st, &mut |p, _path, pos, st| {
                     let end = pos + p.rest(pos).len() - p.rest(pos).trim_start().len();
                     if end != p.text.len() {
                         let extra = p.rest(end);
@@ -777,9 +806,19 @@ impl Isa {
                     }
                     // The solver made the case conditions hold; the decoder must agree.
                     match p.isa.decode(st.bits, p.gen_) {
-                        Ok(inst) if inst.leaf == leaf => {
-                            found = Some(inst);
-                            true
+                        // The encoding must also keep the target's rules (the
+                        // decoder reads what the hardware would refuse to run).
+                        Ok(inst) if inst.leaf == leaf && inst.bits == st.bits => {
+                            match p.isa.validate(&inst, p.gen_).first() {
+                                Some(rule) => {
+                                    p.fail(end, || rule.to_string());
+                                    false
+                                }
+                                None => {
+                                    found = Some(inst);
+                                    true
+                                }
+                            }
                         }
                         _ => {
                             p.fail(end, || format!("operands do not form a valid `{}`", l.name));
@@ -804,6 +843,11 @@ impl Isa {
     /// Assembles one line to its bits and width: an instruction, or the target's
     /// raw form (`raw 0x...`).
     pub fn assemble(&self, text: &str, gen_: u32) -> Result<(Bits, u32), AsmError> {
+        self.assemble_in(text, gen_, 0)
+    }
+
+    /// [`Isa::assemble`] for text in syntax `syntax`.
+    pub fn assemble_in(&self, text: &str, gen_: u32, syntax: u16) -> Result<(Bits, u32), AsmError> {
         let t = text.trim();
         if let Some(raw) = &self.raw
             && let Some(hex) = t.strip_prefix(raw.prefix)
@@ -819,7 +863,7 @@ impl Isa {
                 .map_err(|e| AsmError { column: raw.prefix.len(), message: e.to_string() })?;
             return Ok((v, raw.bits));
         }
-        let inst = self.parse(t, gen_)?;
+        let inst = self.parse_in(t, gen_, syntax)?;
         Ok((inst.bits, inst.len as u32 * 8))
     }
 

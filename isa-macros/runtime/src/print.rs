@@ -6,20 +6,36 @@ use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
 use crate::eval::{Env, Step};
-use crate::tables::{Isa, Src, Tok, Ty};
+use crate::tables::{Isa, PrintOpts, Src, Tok, Ty};
 
 impl Isa {
     /// Appends the assembly text of `inst` to `out`.
     pub fn print_to(&self, inst: &Inst, gen_: u32, out: &mut String) {
+        self.print_with(inst, gen_, PrintOpts::default(), out);
+    }
+
+    /// Appends the assembly text of `inst` in the syntax `opts` names.
+    pub fn print_with(&self, inst: &Inst, gen_: u32, opts: PrintOpts, out: &mut String) {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
-        let mut path = [Step { leaf: inst.leaf, case: 0, base: 0, via: 0 }; MAX_DEPTH];
-        self.print_leaf(&mut env, &mut path, 0, out);
+        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
+        let syntax = self.syntaxes.get(opts.syntax as usize);
+        let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
+        let column = if pad { syntax.map_or(0, |s| s.column as usize) } else { 0 };
+        let mut line = Line { syntax: opts.syntax, column, start: out.len() };
+        self.print_leaf(&mut env, &mut path, 0, out, &mut line);
     }
 
     /// The assembly text of `inst`.
     pub fn print(&self, inst: &Inst, gen_: u32) -> String {
         let mut s = String::new();
         self.print_to(inst, gen_, &mut s);
+        s
+    }
+
+    /// The assembly text of `inst` in the syntax `opts` names.
+    pub fn print_in(&self, inst: &Inst, gen_: u32, opts: PrintOpts) -> String {
+        let mut s = String::new();
+        self.print_with(inst, gen_, opts, &mut s);
         s
     }
 
@@ -35,23 +51,34 @@ impl Isa {
         }
     }
 
-    fn print_leaf(&self, env: &mut Env<'_>, path: &mut [Step; MAX_DEPTH], depth: usize, out: &mut String) {
-        let case = self.select_case(env, &mut path[..], depth);
+    fn print_leaf(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step; MAX_DEPTH],
+        depth: usize,
+        out: &mut String,
+        line: &mut Line,
+    ) {
+        let case = self.select_case(env, &mut path[..], depth, line.syntax);
         path[depth].case = case;
         let leaf = &self.leaves[path[depth].leaf as usize];
         let case = &leaf.cases[case as usize];
-        for tok in case.display {
+        for tok in case.display_in(line.syntax) {
             match *tok {
                 Tok::Lit(s) | Tok::Opt(s) => out.push_str(s),
-                Tok::Name => out.push_str(leaf.name),
+                Tok::Name => out.push_str(leaf.name_in(line.syntax)),
+                Tok::Column => {
+                    let used = out[line.start..].chars().count();
+                    out.extend(std::iter::repeat_n(' ', line.column.saturating_sub(used) + 1));
+                }
                 Tok::Field(i) => {
                     let field = &case.fields[i as usize];
                     if let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) {
-                        let base = path[depth].base + ranges.first().map_or(0, |r| r.lo as u32);
                         if depth + 1 < MAX_DEPTH
-                            && self.select_leaf(env, &mut path[..], depth + 1, group, base, i).is_some()
+                            && let Some(at) = path[depth].child(ranges)
+                            && self.select_leaf(env, &mut path[..], depth + 1, group, at, i).is_some()
                         {
-                            self.print_leaf(env, path, depth + 1, out);
+                            self.print_leaf(env, path, depth + 1, out, line);
                         } else {
                             // Decode already rejected this; printing stays total anyway.
                             out.push('?');
@@ -65,6 +92,14 @@ impl Isa {
             }
         }
     }
+}
+
+/// Where a line is being printed: its syntax, and the column `{|}` pads to (0:
+/// no padding) counted from `start` in the output.
+struct Line {
+    syntax: u16,
+    column: usize,
+    start: usize,
 }
 
 /// Formats a scalar field value by its type.

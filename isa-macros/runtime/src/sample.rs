@@ -5,6 +5,7 @@
 
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
+use crate::place::Step;
 use crate::tables::{Isa, Src, Ty};
 
 impl Isa {
@@ -15,16 +16,18 @@ impl Isa {
         let l = self.leaves.get(leaf as usize)?;
         let noise = ((rng() as Bits) << 64) | rng() as Bits;
         let mut bits = noise & mask_of(0, l.bits);
-        bits = self.fill(leaf, 0, bits, gen_, rng, 0);
+        bits = self.fill(leaf, Step::top(leaf, 0), bits, gen_, rng, 0);
         let inst = self.decode(bits, gen_).ok()?;
-        (inst.leaf == leaf).then_some(inst)
+        // A sample is a valid instruction: it keeps the target's rules too.
+        (inst.leaf == leaf && self.validate(&inst, gen_).is_empty()).then_some(inst)
     }
 
-    fn fill(&self, leaf: u16, base: u32, mut bits: Bits, gen_: u32, rng: &mut dyn FnMut() -> u64, depth: u32) -> Bits {
+    fn fill(&self, leaf: u16, at: Step, mut bits: Bits, gen_: u32, rng: &mut dyn FnMut() -> u64, depth: u32) -> Bits {
         let l = &self.leaves[leaf as usize];
-        let m = l.mask << base;
-        bits = (bits & !m) | (l.value << base);
-        bits &= !(l.dontcare << base);
+        let m = at.in_word(l.mask);
+        let v = at.in_word(l.value & l.mask);
+        bits = (bits & !m) | v;
+        bits &= !at.in_word(l.dontcare);
         if depth > 6 {
             return bits;
         }
@@ -32,7 +35,7 @@ impl Isa {
         for case in l.cases.iter().filter(|c| !c.parse_only) {
             for f in case.fields {
                 let (Ty::Group { group, .. }, Src::Bits(r)) = (f.ty, f.src) else { continue };
-                let Some(first) = r.first() else { continue };
+                let Some((base, map)) = at.child(r) else { continue };
                 let forms: Vec<u16> = self.groups[group as usize]
                     .leaves
                     .iter()
@@ -43,9 +46,9 @@ impl Isa {
                     continue;
                 }
                 let pick = forms[(rng() % forms.len() as u64) as usize];
-                bits = self.fill(pick, base + first.lo as u32, bits, gen_, rng, depth + 1);
+                bits = self.fill(pick, Step { leaf: pick, case: 0, base, via: 0, map }, bits, gen_, rng, depth + 1);
                 // The enclosing encoding's identifying bits win over the operand's.
-                bits = (bits & !m) | (l.value << base);
+                bits = (bits & !m) | v;
             }
         }
         bits

@@ -32,6 +32,30 @@ pub struct Isa {
     pub flags: &'static [&'static str],
     /// What a compiler backend needs beyond encodings (`machine:` in the spec).
     pub machine: Option<&'static crate::Machine>,
+    /// The assembly syntaxes (`syntaxes:` in the spec), the default first.
+    /// Empty for a target with one unnamed syntax.
+    pub syntaxes: &'static [Syntax],
+}
+
+/// One assembly syntax of a target: its own templates and mnemonics where the
+/// spec gives them, the default syntax's elsewhere.
+#[derive(Debug)]
+pub struct Syntax {
+    pub name: &'static str,
+    pub doc: &'static str,
+    /// The column `{|}` pads the text before it to, when padding.
+    pub column: u32,
+    /// Whether this syntax pads by default (it can be asked for either way).
+    pub pad: bool,
+}
+
+/// How to print: which syntax, and whether `{|}` pads to the syntax's column.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PrintOpts {
+    /// Index into [`Isa::syntaxes`] (0: the default syntax).
+    pub syntax: u16,
+    /// `None`: the syntax's own choice.
+    pub pad: Option<bool>,
 }
 
 /// A hardware generation: `--gen` accepts the name, the number or an alias.
@@ -123,6 +147,9 @@ pub struct Leaf {
     pub flags: &'static [u16],
     /// Documentation from the spec.
     pub doc: &'static str,
+    /// What `{NAME}` prints in each syntax after the default (index 1 first);
+    /// empty when it is `name` in every syntax.
+    pub names: &'static [&'static str],
 }
 
 /// A view of a leaf: how it prints, and which fields are visible.
@@ -138,6 +165,11 @@ pub struct Case {
     /// Assembler-only text (`accepts:`): the decoder and printer skip it. These
     /// come first and have no `when`, so they add no condition to later cases.
     pub parse_only: bool,
+    /// The template in each syntax after the default (index 1 first); empty
+    /// when `display` serves every syntax.
+    pub displays: &'static [&'static [Tok]],
+    /// The syntaxes this case applies in, one bit per syntax index; 0 for all.
+    pub syntaxes: u32,
 }
 
 /// Bits the hardware ignores (when `when` holds, or always): the text does not
@@ -159,6 +191,9 @@ pub enum Tok {
     Name,
     /// Literal text the printer writes and the assembler may omit (`{?_e32}`).
     Opt(&'static str),
+    /// The mnemonic column (`{|}`): one space, or, when padding, spaces up to
+    /// the syntax's column and one more. The assembler reads any white space.
+    Column,
 }
 
 /// A named value of a leaf.
@@ -271,6 +306,11 @@ pub struct SchedClass {
     pub doc: &'static str,
     /// Cycles until the result may be read, per generation range.
     pub latency: &'static [GenValue],
+    /// Cycles before the unit accepts the next instruction of this class, per
+    /// generation range; empty when the spec gives none.
+    pub throughput: &'static [GenValue],
+    /// The execution unit the class issues to (`unit:` in the spec), or "".
+    pub unit: &'static str,
 }
 
 /// A value that holds for generations `min..=max`.
@@ -305,9 +345,24 @@ impl Isa {
         self.leaves.iter().position(|l| l.key == key).map(|i| i as u16)
     }
 
+    /// Looks up a syntax by name; `None` names no syntax of this target.
+    pub fn syntax_by_name(&self, s: &str) -> Option<u16> {
+        self.syntaxes.iter().position(|x| x.name.eq_ignore_ascii_case(s.trim())).map(|i| i as u16)
+    }
+
     /// The instructions (leaves of group 0) that exist in `gen`.
     pub fn instructions(&self, gen_: u32) -> impl Iterator<Item = u16> + '_ {
         self.groups[0].leaves.iter().copied().filter(move |&l| self.leaves[l as usize].exists_in(gen_))
+    }
+
+    /// Throughput (cycles between issues) of a scheduling class in a generation.
+    pub fn throughput(&self, class: u16, gen_: u32) -> Option<u32> {
+        self.sched_classes
+            .get(class as usize)?
+            .throughput
+            .iter()
+            .find(|v| v.min <= gen_ && gen_ <= v.max)
+            .map(|v| v.value)
     }
 
     /// Latency of a scheduling class in a generation.
@@ -325,9 +380,30 @@ impl Leaf {
     pub fn default_case(&self) -> &Case {
         self.cases.last().expect("the generator gives every leaf a default case")
     }
+
+    /// What `{NAME}` prints in syntax `syntax`.
+    pub fn name_in(&self, syntax: u16) -> &'static str {
+        match syntax.checked_sub(1).and_then(|i| self.names.get(i as usize)) {
+            Some(n) => n,
+            None => self.name,
+        }
+    }
 }
 
 impl Case {
+    /// The template this case prints and parses with in syntax `syntax`.
+    pub fn display_in(&self, syntax: u16) -> &'static [Tok] {
+        match syntax.checked_sub(1).and_then(|i| self.displays.get(i as usize)) {
+            Some(d) => d,
+            None => self.display,
+        }
+    }
+
+    /// Whether this case is one of syntax `syntax`'s views.
+    pub fn applies_in(&self, syntax: u16) -> bool {
+        self.syntaxes == 0 || (syntax < 32 && self.syntaxes & (1 << syntax) != 0)
+    }
+
     pub fn field_index(&self, name: &str) -> Option<u16> {
         self.fields.iter().position(|f| f.name == name).map(|i| i as u16)
     }

@@ -1,0 +1,3 @@
+isa_macros::isa!("bad_derive.yaml");
+
+fn main() {}

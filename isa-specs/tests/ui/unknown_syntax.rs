@@ -1,0 +1,3 @@
+isa_macros::isa!("unknown_syntax.yaml");
+
+fn main() {}
