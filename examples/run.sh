@@ -38,9 +38,9 @@ for dir in examples/*/; do
         printf '%s\n' "$listing"
         bin=$(mktemp)
         "$isa" compile "${args[@]}" --emit bin -o "$bin" "$ir" || status=1
-        # Each listing line is ADDR: ENCODING TEXT, the encoding in 32-bit words.
-        words=$(printf '%s\n' "$listing" | awk -F'  ' '{n += split($2, w, " ")} END {print n}')
-        if [ "$(wc -c < "$bin")" -ne $((words * 4)) ]; then
+        # Each listing line is ADDR:  ENCODING  TEXT, the encoding in hex digits.
+        digits=$(printf '%s\n' "$listing" | awk -F'  ' '{e = $2; gsub(/ /, "", e); n += length(e)} END {print n}')
+        if [ "$(wc -c < "$bin")" -ne $((digits / 2)) ]; then
             echo "   the binary's size does not match the listing"
             status=1
         fi
