@@ -115,3 +115,13 @@ fn gcn_every_opcode_round_trips_through_text() {
 fn gcn_random_words_decode_or_fail_cleanly() {
     random_words(&isa_specs::gcn::ISA, 100_000);
 }
+
+#[test]
+fn rv32i_every_opcode_round_trips_through_text() {
+    every_opcode(&isa_specs::rv32i::ISA, 400);
+}
+
+#[test]
+fn rv32i_random_words_decode_or_fail_cleanly() {
+    random_words(&isa_specs::rv32i::ISA, 100_000);
+}

@@ -5,23 +5,10 @@
 
 pub use isa_runtime::abi as runtime;
 
-/// Apple AGX (G13), as Mesa's asahi compiler uses it.
-pub mod agx {
-    isa_macros::abi!("../agx/abi.yaml");
-}
-
-/// AMD GCN GFX6-8, as radeonsi (Mesa 17.3.9) uses it.
-pub mod gcn {
-    isa_macros::abi!("../gcn/abi.yaml");
-}
-
-/// Qualcomm Adreno ir3: register files and registers with a fixed role.
-pub mod ir3 {
-    isa_macros::abi!("../ir3/abi.yaml");
-}
-
-/// Every target, for tools that take `--target NAME`.
-pub static TARGETS: &[&isa_runtime::abi::Abi] = &[&agx::ABI, &gcn::ABI, &ir3::ABI];
+// One module per folder `abi-specs/<target>/` (with its doc comment from the
+// spec's `doc:`) and the `TARGETS` list, written by `cargo xtask regen`.
+mod targets;
+pub use targets::*;
 
 /// The target with this name.
 pub fn target(name: &str) -> Option<&'static isa_runtime::abi::Abi> {

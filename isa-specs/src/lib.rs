@@ -4,23 +4,10 @@
 
 pub use isa_runtime as runtime;
 
-/// Qualcomm Adreno ir3 (a3xx to a8xx).
-pub mod ir3 {
-    isa_macros::isa!("../ir3/isa.yaml");
-}
-
-/// AMD GCN GFX6-8 (radeonsi-era Radeon).
-pub mod gcn {
-    isa_macros::isa!("../gcn/isa.yaml");
-}
-
-/// Apple G13 (AGX), in Mesa's AGX2 syntax and applegpu's.
-pub mod agx {
-    isa_macros::isa!("../agx/isa.yaml");
-}
-
-/// Every target, for tools that take `--target NAME`.
-pub static TARGETS: &[&isa_runtime::Isa] = &[&ir3::ISA, &gcn::ISA, &agx::ISA];
+// One module per folder `isa-specs/<target>/` (with its doc comment from the
+// spec's `doc:`) and the `TARGETS` list, written by `cargo xtask regen`.
+mod targets;
+pub use targets::*;
 
 /// The target with this name.
 pub fn target(name: &str) -> Option<&'static isa_runtime::Isa> {

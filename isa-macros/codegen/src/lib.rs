@@ -8,6 +8,7 @@ pub mod abi;
 pub mod diag;
 pub mod emit;
 pub mod expr;
+pub mod json_schema;
 pub mod lower;
 pub mod machine;
 pub mod schema;

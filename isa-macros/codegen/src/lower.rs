@@ -27,6 +27,14 @@ pub struct Spec {
     pub files: Vec<PathBuf>,
     /// Rust names of the instructions, by leaf index: `(variant, leaf)`.
     pub variants: Vec<(String, u16)>,
+    /// For each leaf (by index), the bitsets it is made of: its own key, then
+    /// what it extends, up to its root. Tools that describe a target (the
+    /// reference manuals) group leaves by format with it; the engine never
+    /// needs it.
+    pub lineage: Vec<Vec<String>>,
+    /// For each leaf, where it was written: its bitset's key, or its row of an
+    /// instruction table (documentation follows the spec's order with it).
+    pub defined_at: Vec<Loc>,
 }
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
@@ -66,9 +74,9 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
     let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
     let out = Lower::new(files, &mut d).run();
     if d.is_empty()
-        && let Some((isa, variants)) = out
+        && let Some((isa, variants, lineage, defined_at)) = out
     {
-        return Ok(Spec { isa, files: paths, variants });
+        return Ok(Spec { isa, files: paths, variants, lineage, defined_at });
     }
     Err(d.list)
 }
@@ -123,7 +131,8 @@ impl<'d> Lower<'d> {
         Lower { files, d }
     }
 
-    fn run(mut self) -> Option<(&'static Isa, Vec<(String, u16)>)> {
+    #[allow(clippy::type_complexity)]
+    fn run(mut self) -> Option<(&'static Isa, Vec<(String, u16)>, Vec<Vec<String>>, Vec<Loc>)> {
         let files = std::mem::take(&mut self.files);
         let root_file = files[0].0.clone();
         let mut root_specs = Vec::new();
@@ -426,6 +435,9 @@ impl<'d> Lower<'d> {
                 }
             }
         }
+        let lineage = leaves.iter().map(|(key, _)| ctx.chain(key).iter().map(|b| b.key.clone()).collect()).collect();
+        let defined_at =
+            leaves.iter().map(|(key, _)| bdefs.get(key).map(|b| b.at.clone()).unwrap_or_default()).collect();
         let leaves_rt: Vec<Leaf> = leaves.into_iter().map(|(_, l)| l).collect();
         let word_bits = groups.first().map_or(0, |g| g.bits);
         let raw = raw.map(|r| RawSyntax { bits: word_bits, ..r });
@@ -443,7 +455,7 @@ impl<'d> Lower<'d> {
             machine,
             syntaxes: leak(syntaxes),
         };
-        Some((Box::leak(Box::new(isa)), variants))
+        Some((Box::leak(Box::new(isa)), variants, lineage, defined_at))
     }
 }
 

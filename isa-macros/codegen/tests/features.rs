@@ -7,12 +7,16 @@ use isa_runtime::Isa;
 
 /// Writes `yaml` to a fresh file and loads it as a target.
 fn load(name: &str, yaml: &str) -> &'static Isa {
+    load_spec(name, yaml).isa
+}
+
+fn load_spec(name: &str, yaml: &str) -> isa_codegen::Spec {
     let dir = std::env::temp_dir().join(format!("isagen-features-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path: PathBuf = dir.join("isa.yaml");
     std::fs::write(&path, yaml).unwrap();
     match isa_codegen::load(&path) {
-        Ok(spec) => spec.isa,
+        Ok(spec) => spec,
         Err(d) => panic!("{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
     }
 }
@@ -416,6 +420,86 @@ fn machine_model_lowers_to_tables() {
     assert_eq!((m.copies[0].class, m.copies[0].text), (0, "mad {dst}, {src}"));
     assert_eq!(m.select.as_ref().map(|s| s.cond_class), Some(0));
     assert_eq!(m.end, &["nop 0"]);
+}
+
+/// Tools that describe a target (the reference manuals) learn, for each leaf,
+/// the bitsets it is made of and where it was written.
+#[test]
+fn leaves_know_their_lineage_and_place() {
+    let spec = load_spec(
+        "lineage",
+        r#"isa: lin
+instruction: inst
+bitsets:
+  inst: {size: 8}
+  fmt:
+    extends: inst
+    fields: {OPC: {bits: 0..7, type: uint}}
+    display: "{NAME}"
+  own:
+    extends: inst
+    pattern: {0..7: "11111111"}
+    display: "own"
+instructions:
+  - {extends: fmt, field: OPC, opcodes: {a: 1, b: 2}}
+"#,
+    );
+    let b = spec.isa.leaf_by_key("b").unwrap() as usize;
+    assert_eq!(spec.lineage[b], ["b", "fmt", "inst"]);
+    assert_eq!(spec.defined_at[b].line, 14, "the row of the table");
+    let own = spec.isa.leaf_by_key("own").unwrap() as usize;
+    assert_eq!(spec.lineage[own], ["own", "inst"]);
+    assert_eq!((spec.defined_at[own].line, spec.defined_at[own].col), (9, 3));
+}
+
+/// A branch offset stored in units of 2 bytes and split over the word, the
+/// shape of RISC-V's B and J immediates: the text shows the byte offset
+/// (`OFF = IMM << 1`), and the assembler binds IMM directly, however wide.
+const SCALED: &str = r#"
+isa: scaled
+instruction: inst
+bitsets:
+  inst: {size: 32}
+  br:
+    extends: inst
+    pattern: {0..6: "1100011"}
+    fields:
+      IMM: {bits: [31, 7, 25..30, 8..11], type: int}
+      OFF: {expr: IMM << 1, type: int}
+      R: {bits: 12..24, type: uint}
+    display: "{NAME} {R}, {OFF}"
+  jmp:
+    extends: inst
+    pattern: {0..6: "1101111", 7..11: "x"}
+    fields:
+      IMM: {bits: [31, 12..19, 20, 21..30], type: int}
+      OFF: {expr: IMM << 1, type: int}
+    display: "jal {OFF}"
+instructions:
+  - {extends: br, field: R, opcodes: {beq: 0}}
+"#;
+
+#[test]
+fn shifted_fields_assemble_directly() {
+    let isa = load("scaled", SCALED);
+    let g = isa.default_gen;
+    // llvm-mc encodes `beq a0, a1, -8` as 0xfeb50ce3; without the registers
+    // (bits 15..24) that is 0xfe000ce3.
+    let (bits, _) = isa.assemble("beq 0, -8", g).unwrap();
+    assert_eq!(bits, 0xfe00_0ce3);
+    let inst = isa.decode(bits, g).unwrap();
+    assert_eq!(isa.print(&inst, g), "beq 0, -8");
+    // A 20-bit immediate, far beyond what the solver would enumerate.
+    let (bits, _) = isa.assemble("jal 2048", g).unwrap();
+    assert_eq!(bits, 0x0010_006f);
+    assert_eq!(isa.print(&isa.decode(bits, g).unwrap(), g), "jal 2048");
+    let (bits, _) = isa.assemble("jal -1048576", g).unwrap();
+    assert_eq!(isa.print(&isa.decode(bits, g).unwrap(), g), "jal -1048576");
+    // An odd offset cannot be written; nor one out of range.
+    let e = isa.assemble("beq 0, 7", g).unwrap_err().to_string();
+    assert!(e.contains("7 is not a multiple of 2"), "{e}");
+    let e = isa.assemble("beq 0, 4096", g).unwrap_err().to_string();
+    assert!(e.contains("4096 does not fit field OFF (range -4096..=4094"), "{e}");
 }
 
 /// A short format whose rows also exist in a long format at the row's opcode

@@ -323,6 +323,37 @@ impl<'a> Parser<'a> {
                 }
                 st.bind_field(&at, ranges, (n as u128) & mask_of(0, width))
             }
+            Src::Expr(e) if let Some((target, k)) = self.shifted(path, e) => {
+                // `F << k`: the text's value, shifted back, is F's bits (an
+                // offset counted in bytes stored in units of 2^k bytes).
+                let n: i128 = match v {
+                    Val::Num(n) => n as i128,
+                    Val::Truth(b) => b as i128,
+                    Val::Unknown => return true,
+                };
+                let Src::Bits(ranges) = target.src else { return false };
+                if n & ((1i128 << k) - 1) != 0 {
+                    self.fail(pos, || {
+                        format!("{n} is not a multiple of {} ({} = {} << {k})", 1u64 << k, field.name, target.name)
+                    });
+                    return false;
+                }
+                let width = crate::width_of(ranges);
+                let (min, max) = target.value_range(width);
+                if n >> k < min || n >> k > max {
+                    self.fail(pos, || {
+                        format!(
+                            "{n} does not fit field {} (range {}..={}, multiples of {})",
+                            field.name,
+                            min << k,
+                            max << k,
+                            1u64 << k
+                        )
+                    });
+                    return false;
+                }
+                st.bind_field(&step, ranges, ((n >> k) as u128) & mask_of(0, width))
+            }
             Src::Expr(_) | Src::Param(_) => {
                 let want = match v {
                     Val::Num(n) => Want::Eq(n),
@@ -333,6 +364,16 @@ impl<'a> Parser<'a> {
                 true
             }
         }
+    }
+
+    /// If `e` is `F << k` for a bit field `F` of the leaf at the end of `path`
+    /// (a constant `k` from 1 to 63): `F` and `k`. Such a derived field is
+    /// assembled by binding `F` directly, however wide it is.
+    fn shifted(&self, path: &[Step], e: Expr) -> Option<(&'static Field, u32)> {
+        let &[Op::Field(f), Op::Lit(k), Op::Bin(BinOp::Shl)] = e else { return None };
+        let step = path.last()?;
+        let target = self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields.get(f as usize)?;
+        (matches!(target.src, Src::Bits(_)) && (1..64).contains(&k)).then_some((target, k as u32))
     }
 
     /// If field `idx` of the leaf at the end of `path` is a param whose value is

@@ -16,11 +16,19 @@ pub use lower::{Lowered, load};
 /// Loads and checks the ABI whose root spec is `root`; returns the files read
 /// and the generated code, or every diagnostic.
 pub fn expand(root: &Path) -> Result<(Vec<PathBuf>, proc_macro2::TokenStream), Vec<Diagnostic>> {
+    let (l, consts) = load_checked(root)?;
+    Ok((l.files.clone(), emit::module(l.abi, &consts)))
+}
+
+/// Loads the ABI and runs every check `abi!` runs; the lowered ABI with the
+/// checks' constants, or every diagnostic. Tools that read an ABI without
+/// compiling it (`cargo xtask regen`) go through here too.
+pub fn load_checked(root: &Path) -> Result<(Lowered, check::ConstPlaces), Vec<Diagnostic>> {
     let l = load(root)?;
     let mut d = Diags::default();
     let consts = check::check(&l, &mut d);
     if !d.is_empty() {
         return Err(d.list);
     }
-    Ok((l.files.clone(), emit::module(l.abi, &consts)))
+    Ok((l, consts))
 }
