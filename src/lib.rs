@@ -5,6 +5,7 @@
 
 pub mod abi_cmd;
 pub mod batch;
+pub mod compile_cmd;
 pub mod hex;
 
 pub use isa_runtime as runtime;

@@ -15,6 +15,7 @@ USAGE:
     isa disasm --target T [--gen G] [--syntax S] [--pad] [--input words64|bytes]  < code > text
     isa asm    --target T [--gen G] [--syntax S] [--output words64|bytes] < text > code
     isa abi    --target T [--stage S [--variant V] [--param NAME=N]... [--gen G]]
+    isa compile --target T [--gen G] [--emit listing|bin] [-o FILE] FILE.ir
 
 Batch mode: one instruction per line; output line i answers input line i. A bad
 line prints `error: <reason>` and the run goes on; the exit status is 1 when any
@@ -30,6 +31,11 @@ line failed, 2 for a usage error.
     --syntax S   an assembly syntax of the target (agx: mesa, the default, or
                  applegpu); `isa targets` lists them
     --pad        pad mnemonics to the syntax's column (applegpu always does)
+
+compile: schedules, allocates registers and resolves hazards for a file of
+backend IR (see examples/*/*.ir); prints a listing (address, encoding, text),
+or with `--emit bin` writes the machine code to `-o FILE` (standard output
+without -o).
 ";
 
 struct Opts {
@@ -130,6 +136,31 @@ fn main() -> ExitCode {
                 Err(msg) => {
                     eprintln!("isa: {msg}");
                     ExitCode::from(2)
+                }
+            };
+        }
+        "compile" => {
+            return match isagen::compile_cmd::run(&args[1..]) {
+                Ok(isagen::compile_cmd::Output::Listing(text)) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Ok(isagen::compile_cmd::Output::Binary(bytes, path)) => {
+                    let written = match path {
+                        Some(p) => std::fs::write(&p, &bytes).map_err(|e| format!("{}: {e}", p.display())),
+                        None => io::Write::write_all(&mut io::stdout().lock(), &bytes).map_err(|e| e.to_string()),
+                    };
+                    match written {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(msg) => {
+                            eprintln!("isa: {msg}");
+                            ExitCode::from(1)
+                        }
+                    }
+                }
+                Err((msg, code)) => {
+                    eprintln!("isa: {msg}");
+                    ExitCode::from(code)
                 }
             };
         }

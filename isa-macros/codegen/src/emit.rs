@@ -354,6 +354,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     let sched = isa.sched_classes.emit();
     let flags = isa.flags.emit();
     let dispatch = isa.dispatch.emit();
+    let machine = isa.machine.emit();
     let syntaxes = isa.syntaxes.emit();
     quote! {
         /// The tables of this target, generated from its YAML spec.
@@ -361,6 +362,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
             name: #name, doc: #doc, gens: #gens, default_gen: #dg, raw: #raw, enums: #enums,
             groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, syntaxes: #syntaxes,
             dispatch: #dispatch,
+            machine: #machine,
         };
     }
 }

@@ -237,6 +237,20 @@ fn custom(short: &str) -> Option<&'static Custom> {
             },
             sample: Sample::U64(0),
         },
+        Custom {
+            name: "GenValues",
+            schema: || {
+                let map = Json::obj(&[
+                    ("type", Json::s("object")),
+                    ("additionalProperties", Json::obj(&[("type", Json::s("integer"))])),
+                ]);
+                Json::obj(&[
+                    ("anyOf", Json::Array(vec![Json::obj(&[("type", Json::s("integer"))]), map])),
+                    ("description", Json::s("a number, or one per generation range (`{..699: 3, 700..: 2}`)")),
+                ])
+            },
+            sample: Sample::U64(0),
+        },
     ];
     LIST.iter().find(|c| c.name == short)
 }

@@ -11,6 +11,7 @@ pub mod emit;
 pub mod expr;
 pub mod json_schema;
 pub mod lower;
+pub mod machine;
 pub mod schema;
 pub mod yaml;
 

@@ -49,7 +49,7 @@ fn leak_str(s: &str) -> &'static str {
 fn with_dispatch(isa: &'static Isa) -> &'static Isa {
     let dispatch = Some(&*Box::leak(Box::new(crate::dispatch::build(isa))));
     let raw = isa.raw.as_ref().map(|r| RawSyntax { prefix: r.prefix, uppercase: r.uppercase, bits: r.bits });
-    let Isa { name, doc, gens, default_gen, enums, groups, leaves, sched_classes, flags, syntaxes, .. } = *isa;
+    let Isa { name, doc, gens, default_gen, enums, groups, leaves, sched_classes, flags, syntaxes, machine, .. } = *isa;
     Box::leak(Box::new(Isa {
         name,
         doc,
@@ -62,6 +62,7 @@ fn with_dispatch(isa: &'static Isa) -> &'static Isa {
         sched_classes,
         flags,
         syntaxes,
+        machine,
         dispatch,
     }))
 }
@@ -103,7 +104,7 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
 }
 
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 9] = [
+    let root_only: [(&str, Option<Loc>); 10] = [
         ("syntaxes", f.syntaxes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("isa", f.isa.as_ref().map(|s| loc(path, s))),
         ("files", f.files.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
@@ -113,6 +114,7 @@ fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
         ("instruction", f.instruction.as_ref().map(|s| loc(path, s))),
         ("sched-classes", f.sched_classes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("flags", f.flags.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
+        ("machine", f.machine.as_ref().map(|s| loc(path, s))),
     ];
     for (key, at) in root_only {
         if let Some(at) = at {
@@ -443,6 +445,11 @@ impl<'d> Lower<'d> {
             }
         }
         ctx.check_variant_names(&variants, &leaves);
+        let machine = root.machine.as_ref().map(|m| {
+            let sched_names: Vec<&'static str> = sched.iter().map(|s| s.name).collect();
+            let names = crate::machine::Names { sched: &sched_names, flags: &ctx.flag_names, enums, leaves: &leaves };
+            crate::machine::lower(rp, &m.value, &names, ctx.d)
+        });
         for names in &ctx.renames {
             for (key, (_, at)) in names {
                 if !leaves.iter().any(|(k, l)| k == key && l.group == 0) {
@@ -467,6 +474,7 @@ impl<'d> Lower<'d> {
             leaves: leak(leaves_rt),
             sched_classes: leak(sched),
             flags: leak(ctx.flag_names.iter().map(|f| leak_str(f)).collect()),
+            machine,
             syntaxes: leak(syntaxes),
             dispatch: None,
         };

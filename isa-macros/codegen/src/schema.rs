@@ -34,6 +34,8 @@ pub struct SpecFile {
     pub enums: Option<IndexMap<S<String>, S<EnumSpec>>>,
     pub bitsets: Option<IndexMap<S<String>, S<BitsetSpec>>>,
     pub instructions: Option<Vec<S<OpcodeTable>>>,
+    /// What a compiler backend needs beyond encodings (root file only).
+    pub machine: Option<S<crate::machine::MachineSpec>>,
 }
 
 /// An enum: value -> display string.

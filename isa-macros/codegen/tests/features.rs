@@ -317,6 +317,111 @@ fn a_tag_keys_a_row_apart_and_is_not_printed() {
     assert_eq!(isa.assemble("load", 2).unwrap(), (0b1011, 8));
 }
 
+/// A machine model: register files and classes, timing, a flag sync, a
+/// counter sync, delays, nops, order chains and the backend's own instructions.
+const MACHINE: &str = r#"
+isa: mach
+instruction: inst
+flags: {mad: third source read late}
+sched-classes:
+  alu: {latency: {..: 1}}
+  mem: {latency: {..: 20}}
+bitsets:
+  inst:
+    size: 16
+    sched: alu
+    fields:
+      OP: {bits: 12..15, type: uint}
+      SS: {bits: 11, type: bool, display: "(ss)"}
+  nop:
+    extends: inst
+    fixed: {OP: 0}
+    pattern: {3..10: "x"}
+    fields: {N: {bits: 0..2, type: uint}}
+    display: "{SS}nop {N}"
+  wait:
+    extends: inst
+    fixed: {OP: 1}
+    pattern: {8..10: "x"}
+    fields: {VM: {bits: 0..3, type: uint}, LG: {bits: 4..7, type: uint}}
+    display: "wait {VM} {LG}"
+  mad:
+    extends: inst
+    fixed: {OP: 2}
+    flags: [mad]
+    pattern: {8..10: "x"}
+    fields: {D: {bits: 0..3, type: uint}, A: {bits: 4..7, type: uint}}
+    display: "{SS}mad r{D}, r{A}"
+  load:
+    extends: inst
+    sched: mem
+    fixed: {OP: 3}
+    pattern: {4..10: "x"}
+    fields: {D: {bits: 0..3, type: uint}}
+    display: "load r{D}"
+enums:
+  swiz: {0: x, 1: y, 2: z, 3: w}
+machine:
+  register-files:
+    r: {units: {..1: 8, 2..: 16}}
+    a: {units: 1, scarce: true}
+  register-classes:
+    gpr: {file: r, units: 2, bits: 32, align: {2: 2}, syntax: "r{N >> 2}.{N & 3:swiz}", range-syntax: "r[{N}:{END}]"}
+    addr: {file: a, syntax: a0}
+  timing:
+    mem: {issue: 0, sync: vm, war: ss}
+  syncs:
+    ss: {flag: SS}
+    vm: {counter: VM}
+    lg: {counter: LG}
+  wait: {instruction: wait}
+  delays:
+    - {from: [alu], to: [alu], cycles: {..1: 3, 2..: 2}}
+    - {from: [alu], file: a, cycles: 6}
+  late-reads:
+    - {to: [mad], operand: 1, file: r, cycles: 2}
+  nop: {instruction: nop, field: N, max: 7}
+  nop-fold: {field: N, max: 3, gen: 2..}
+  order:
+    memory: [mem]
+  copy: {gpr: "mad {dst}, {src}"}
+  select: {class: gpr, cond-class: gpr, text: "sel {dst}, {then}, {cond}, {else}"}
+  end: [nop 0]
+"#;
+
+#[test]
+fn machine_model_lowers_to_tables() {
+    use isa_runtime::machine::{SyncKind, gen_value};
+    let isa = load("machine", MACHINE);
+    let m = isa.machine.expect("a machine model");
+    assert_eq!(m.files.len(), 2);
+    assert_eq!((gen_value(m.files[0].units, 1), gen_value(m.files[0].units, 5)), (Some(8), Some(16)));
+    assert!(m.files[1].scarce && !m.files[0].scarce);
+    let gpr = &m.classes[0];
+    assert_eq!((gpr.file, gpr.units, gpr.bits), (0, 2, 32));
+    assert_eq!(gpr.name(isa.enums, 6, 1, 0), "r1.z");
+    assert_eq!(gpr.name(isa.enums, 4, 2, 0), "r[4:5]");
+    assert_eq!(gpr.align_of(2), 2);
+    assert_eq!(m.classes[1].name(isa.enums, 0, 1, 0), "a0");
+    // Timing is indexed like the scheduling classes; unlisted classes issue 1.
+    let mem = isa.sched_classes.iter().position(|c| c.name == "mem").unwrap();
+    assert_eq!((m.timing[mem].issue, m.timing[mem].sync, m.timing[mem].war), (0, Some(1), Some(0)));
+    assert_eq!((m.timing[0].issue, m.timing[0].sync), (1, None));
+    assert!(matches!(m.syncs[0].kind, SyncKind::Flag("SS")));
+    assert!(matches!(m.syncs[1].kind, SyncKind::Counter { field: "VM", width: 4 }));
+    assert_eq!(m.wait.as_ref().map(|w| w.instruction), Some("wait"));
+    assert_eq!(m.delays.len(), 2);
+    assert_eq!(m.delays[1].file, Some(1));
+    assert_eq!(m.delays[0].from.classes, &[0]);
+    assert_eq!(m.late_reads[0].to.flags, &[0]);
+    assert_eq!(m.nop.as_ref().map(|n| (n.instruction, n.field, n.max)), Some(("nop", "N", 7)));
+    assert_eq!(m.nop_fold.as_ref().map(|n| (n.field, n.gen_min)), Some(("N", 2)));
+    assert_eq!(m.order[0].members.classes, &[mem as u16]);
+    assert_eq!((m.copies[0].class, m.copies[0].text), (0, "mad {dst}, {src}"));
+    assert_eq!(m.select.as_ref().map(|s| s.cond_class), Some(0));
+    assert_eq!(m.end, &["nop 0"]);
+}
+
 /// Tools that describe a target (the reference manuals) learn, for each leaf,
 /// the bitsets it is made of and where it was written.
 #[test]

@@ -30,6 +30,8 @@ pub struct Isa {
     pub sched_classes: &'static [SchedClass],
     /// Flags a leaf may carry (branch, barrier, ...), by index.
     pub flags: &'static [&'static str],
+    /// What a compiler backend needs beyond encodings (`machine:` in the spec).
+    pub machine: Option<&'static crate::Machine>,
     /// The assembly syntaxes (`syntaxes:` in the spec), the default first.
     /// Empty for a target with one unnamed syntax.
     pub syntaxes: &'static [Syntax],

@@ -1,0 +1,3 @@
+isa_macros::isa!("machine_bad_syntax.yaml");
+
+fn main() {}

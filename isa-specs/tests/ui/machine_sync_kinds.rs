@@ -1,0 +1,3 @@
+isa_macros::isa!("machine_sync_kinds.yaml");
+
+fn main() {}

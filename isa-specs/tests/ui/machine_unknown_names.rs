@@ -1,0 +1,3 @@
+isa_macros::isa!("machine_unknown_names.yaml");
+
+fn main() {}
