@@ -13,8 +13,10 @@
 //! `cargo xtask fuzz-gcn --count N` runs the long mode. Without llvm-mc the tests
 //! say so loudly and pass; `.ci/run` installs it.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "support/llvm_mc.rs"]
+mod llvm_mc;
+
+use llvm_mc::run as run_full;
 
 use isa_runtime::{Isa, TestRng};
 use isa_specs::gcn::ISA;
@@ -24,29 +26,8 @@ use isa_specs::gcn::ISA;
 /// (llvm-mc then skips a dword and may decode the rest as something else).
 const MARKERS: [(&str, &str); 2] = [("0x00,0x00,0x80,0xbf", "s_nop 0"), ("0x01,0x00,0x80,0xbf", "s_nop 1")];
 
-fn llvm_mc() -> Option<&'static str> {
-    ["llvm-mc-14", "llvm-mc"].into_iter().find(|c| Command::new(c).arg("--version").output().is_ok())
-}
-
 fn samples_per_opcode() -> u32 {
     std::env::var("ISAGEN_GCN_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(8)
-}
-
-/// llvm-mc's standard output and error.
-fn run_full(mc: &str, args: &[&str], input: &str) -> (String, String) {
-    let mut child = Command::new(mc)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("llvm-mc starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("llvm-mc runs");
-    writer.join().expect("writer").expect("llvm-mc reads its input");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 fn byte_list(bits: u128, len: usize) -> String {
@@ -214,7 +195,7 @@ fn sample_all(isa: &Isa, gen_: u32, per_opcode: u32, seed: u64) -> Vec<(u128, us
 
 #[test]
 fn gfx8_encodings_disassemble_to_our_text() {
-    let Some(mc) = llvm_mc() else {
+    let Some(mc) = llvm_mc::find() else {
         eprintln!("SKIPPED: llvm-mc (LLVM 14) not found; install llvm-14 to run the GCN differential tests");
         return;
     };
@@ -236,7 +217,7 @@ fn gfx8_encodings_disassemble_to_our_text() {
 
 #[test]
 fn gfx8_biased_random_words_agree_on_acceptance() {
-    let Some(mc) = llvm_mc() else {
+    let Some(mc) = llvm_mc::find() else {
         eprintln!("SKIPPED: llvm-mc (LLVM 14) not found; install llvm-14 to run the GCN differential tests");
         return;
     };
@@ -279,7 +260,7 @@ fn gfx8_biased_random_words_agree_on_acceptance() {
 
 #[test]
 fn gfx6_text_assembles_to_our_bytes() {
-    let Some(mc) = llvm_mc() else {
+    let Some(mc) = llvm_mc::find() else {
         eprintln!("SKIPPED: llvm-mc (LLVM 14) not found; install llvm-14 to run the GCN differential tests");
         return;
     };

@@ -15,17 +15,13 @@
 //! llvm-mc the tests say so loudly and pass; `.ci/run` installs it.
 
 use std::collections::HashMap;
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "support/llvm_mc.rs"]
+mod llvm_mc;
 
 use isa_runtime::{Isa, TestRng};
 use isa_specs::rv32i::ISA;
 
 const TRIPLE: &str = "-triple=riscv32";
-
-fn llvm_mc() -> Option<&'static str> {
-    ["llvm-mc-14", "llvm-mc"].into_iter().find(|c| Command::new(c).arg("--version").output().is_ok())
-}
 
 fn skip() {
     eprintln!("SKIPPED: llvm-mc (LLVM 14) not found; install llvm-14 to run the RV32I differential tests");
@@ -33,22 +29,6 @@ fn skip() {
 
 fn samples_per_opcode() -> u32 {
     std::env::var("ISAGEN_RV_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
-}
-
-/// llvm-mc's standard output and error for `input`.
-fn run(mc: &str, args: &[&str], input: String) -> (String, String) {
-    let mut child = Command::new(mc)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("llvm-mc starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("llvm-mc runs");
-    writer.join().expect("writer").expect("llvm-mc reads its input");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 /// The input lines (1-based) llvm-mc reported an error or warning for.
@@ -73,7 +53,7 @@ fn answer_lines(stdout: &str) -> Vec<&str> {
 /// llvm-mc's disassembly of each word, `None` where it rejected it.
 fn llvm_disassemble(mc: &str, words: &[u32]) -> Vec<Option<String>> {
     let input: String = words.iter().map(|w| w.to_le_bytes().map(|b| format!("0x{b:02x}")).join(" ") + "\n").collect();
-    let (out, err) = run(mc, &[TRIPLE, "-disassemble", "-M", "no-aliases"], input);
+    let (out, err) = llvm_mc::run(mc, &[TRIPLE, "-disassemble", "-M", "no-aliases"], &input);
     let rejected = rejected_lines(&err);
     let mut answers = answer_lines(&out).into_iter();
     (1..=words.len()).map(|line| if rejected.contains(&line) { None } else { answers.next().map(normalize) }).collect()
@@ -82,7 +62,7 @@ fn llvm_disassemble(mc: &str, words: &[u32]) -> Vec<Option<String>> {
 /// llvm-mc's text and encoding of each line, `None` where it rejected it.
 fn llvm_assemble(mc: &str, lines: &[String]) -> Vec<Option<(String, u32)>> {
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let (out, err) = run(mc, &[TRIPLE, "-show-encoding", "-M", "no-aliases"], input);
+    let (out, err) = llvm_mc::run(mc, &[TRIPLE, "-show-encoding", "-M", "no-aliases"], &input);
     let rejected = rejected_lines(&err);
     let mut answers = answer_lines(&out).into_iter();
     (1..=lines.len())
@@ -126,7 +106,7 @@ fn samples(isa: &Isa, per_opcode: u32) -> Vec<(&'static str, u32, String)> {
 
 #[test]
 fn our_encodings_disassemble_to_our_text() {
-    let Some(mc) = llvm_mc() else { return skip() };
+    let Some(mc) = llvm_mc::find() else { return skip() };
     let s = samples(&ISA, samples_per_opcode());
     let words: Vec<u32> = s.iter().map(|x| x.1).collect();
     let theirs = llvm_disassemble(mc, &words);
@@ -145,7 +125,7 @@ fn our_encodings_disassemble_to_our_text() {
 
 #[test]
 fn our_text_assembles_to_our_bytes() {
-    let Some(mc) = llvm_mc() else { return skip() };
+    let Some(mc) = llvm_mc::find() else { return skip() };
     let s = samples(&ISA, samples_per_opcode());
     let lines: Vec<String> = s.iter().map(|x| x.2.clone()).collect();
     let theirs = llvm_assemble(mc, &lines);
@@ -181,7 +161,7 @@ const OUTSIDE_RV32I: [Outside; 3] = [
 
 #[test]
 fn random_words_agree_on_acceptance_and_text() {
-    let Some(mc) = llvm_mc() else { return skip() };
+    let Some(mc) = llvm_mc::find() else { return skip() };
     const MAJOR: [u32; 11] = [0x37, 0x17, 0x6f, 0x67, 0x63, 0x03, 0x23, 0x13, 0x33, 0x0f, 0x73];
     let mut rng = TestRng::new(0xdec0de);
     let count = 4000 * samples_per_opcode().max(1) as usize / 24;
