@@ -14,6 +14,13 @@ pub fn resolve(f: &mut Function, t: &Target) -> Result<(), IrError> {
             return Err(IrError::new(v.pos, format!("`%{}`: the target has no register class `{}`", v.name, v.class))
                 .help(format!("register classes of {}: {}", t.isa.name, t.class_names())));
         };
+        if t.machine.files[t.machine.classes[c as usize].file as usize].read_only {
+            return Err(IrError::new(
+                v.pos,
+                format!("`%{}`: class `{}` is read-only; it cannot hold a value", v.name, v.class),
+            )
+            .help("name such registers directly in the instruction text"));
+        }
         let have = t.class_regs(c);
         if v.regs > have {
             return Err(IrError::new(

@@ -5,6 +5,7 @@
 //! docs/spec-language.md for the language itself.
 
 pub mod abi;
+pub mod builder;
 pub mod diag;
 pub mod dispatch;
 pub mod emit;
@@ -21,6 +22,13 @@ pub use lower::{Spec, load};
 /// Loads `root` and returns the generated code, or every diagnostic.
 pub fn expand(root: &std::path::Path) -> Result<(Spec, proc_macro2::TokenStream), Vec<Diagnostic>> {
     let spec = load(root)?;
-    let code = emit::module(&spec);
+    let plan = builder::plan(&spec)?;
+    let mut code = emit::module(&spec);
+    if let Some(plan) = plan {
+        // Behind a feature of the crate the macro expands in: the builders
+        // are many methods, and only drivers need them.
+        let b = builder::emit(&spec, &plan);
+        code.extend(quote::quote!(#[cfg(feature = "builders")] #b));
+    }
     Ok((spec, code))
 }

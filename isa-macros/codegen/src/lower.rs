@@ -35,6 +35,11 @@ pub struct Spec {
     /// For each leaf, where it was written: its bitset's key, or its row of an
     /// instruction table (documentation follows the spec's order with it).
     pub defined_at: Vec<Loc>,
+    /// For each leaf, the fields it writes as its bitsets or table say
+    /// (`writes:`, nearest first); `None` when none says.
+    pub writes: Vec<Option<Vec<String>>>,
+    /// The root's `builder:` section, for the typed builders.
+    pub builder: Option<(PathBuf, S<crate::builder::BuilderSpec>)>,
 }
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
@@ -96,15 +101,17 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
     let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
     let out = Lower::new(files, &mut d).run();
     if d.is_empty()
-        && let Some((isa, variants, lineage, defined_at)) = out
+        && let Some((isa, variants, lineage, defined_at, writes, builder)) = out
     {
-        return Ok(Spec { isa: with_dispatch(isa), files: paths, variants, lineage, defined_at });
+        let builder = builder.map(|b| (paths[0].clone(), b));
+        return Ok(Spec { isa: with_dispatch(isa), files: paths, variants, lineage, defined_at, writes, builder });
     }
     Err(d.list)
 }
 
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 10] = [
+    let root_only: [(&str, Option<Loc>); 11] = [
+        ("builder", f.builder.as_ref().map(|s| loc(path, s))),
         ("syntaxes", f.syntaxes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("isa", f.isa.as_ref().map(|s| loc(path, s))),
         ("files", f.files.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
@@ -154,13 +161,24 @@ impl<'d> Lower<'d> {
     }
 
     #[allow(clippy::type_complexity)]
-    fn run(mut self) -> Option<(&'static Isa, Vec<(String, u16)>, Vec<Vec<String>>, Vec<Loc>)> {
+    #[allow(clippy::type_complexity)]
+    fn run(
+        mut self,
+    ) -> Option<(
+        &'static Isa,
+        Vec<(String, u16)>,
+        Vec<Vec<String>>,
+        Vec<Loc>,
+        Vec<Option<Vec<String>>>,
+        Option<S<crate::builder::BuilderSpec>>,
+    )> {
         let files = std::mem::take(&mut self.files);
         let root_file = files[0].0.clone();
         let mut root_specs = Vec::new();
         let mut enums_in: Vec<(PathBuf, S<String>, S<EnumSpec>)> = Vec::new();
         let mut bdefs: IndexMap<String, BDef> = IndexMap::new();
         let mut tables: Vec<(PathBuf, S<OpcodeTable>)> = Vec::new();
+        let mut builder = None;
         for (path, mut f) in files {
             for (k, v) in f.enums.take().into_iter().flatten() {
                 enums_in.push((path.clone(), k, v));
@@ -178,6 +196,9 @@ impl<'d> Lower<'d> {
             }
             for t in f.instructions.take().into_iter().flatten() {
                 tables.push((path.clone(), t));
+            }
+            if builder.is_none() {
+                builder = f.builder.take();
             }
             root_specs.push((path, f));
         }
@@ -273,6 +294,7 @@ impl<'d> Lower<'d> {
                             doc: t.doc.clone(),
                             fields: t.fields.clone(),
                             fixed: Some(fixed),
+                            writes: t.writes.clone(),
                             ..Default::default()
                         };
                         bdefs.insert(key.clone(), BDef { key, file: path.clone(), at: at.clone(), spec });
@@ -458,6 +480,15 @@ impl<'d> Lower<'d> {
             }
         }
         let lineage = leaves.iter().map(|(key, _)| ctx.chain(key).iter().map(|b| b.key.clone()).collect()).collect();
+        let writes = leaves
+            .iter()
+            .map(|(key, _)| {
+                ctx.chain(key)
+                    .iter()
+                    .find_map(|b| b.spec.writes.as_ref())
+                    .map(|w| w.iter().map(|f| f.value.clone()).collect())
+            })
+            .collect();
         let defined_at =
             leaves.iter().map(|(key, _)| bdefs.get(key).map(|b| b.at.clone()).unwrap_or_default()).collect();
         let leaves_rt: Vec<Leaf> = leaves.into_iter().map(|(_, l)| l).collect();
@@ -478,7 +509,7 @@ impl<'d> Lower<'d> {
             syntaxes: leak(syntaxes),
             dispatch: None,
         };
-        Some((Box::leak(Box::new(isa)), variants, lineage, defined_at))
+        Some((Box::leak(Box::new(isa)), variants, lineage, defined_at, writes, builder))
     }
 }
 

@@ -54,6 +54,9 @@ pub struct RegFileSpec {
     pub doc: Option<S<String>>,
     pub units: S<GenValues>,
     pub scarce: Option<S<bool>>,
+    /// Read, never written (constants, uniforms): for the builders' types.
+    #[serde(rename = "read-only")]
+    pub read_only: Option<S<bool>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -294,6 +297,7 @@ impl Ctx<'_, '_> {
                 doc: v.value.doc.as_ref().map_or("", |d| leak_str(d.value.trim())),
                 units: gen_values(&v.value.units.value),
                 scarce: v.value.scarce.as_ref().is_some_and(|s| s.value),
+                read_only: v.value.read_only.as_ref().is_some_and(|s| s.value),
             });
         }
         leak(out)
@@ -587,8 +591,8 @@ impl Ctx<'_, '_> {
 
 impl Emit for RegFile {
     fn emit(&self) -> TokenStream {
-        let (n, d, u, s) = (self.name.emit(), self.doc.emit(), self.units.emit(), self.scarce);
-        quote!(::isa_runtime::machine::RegFile { name: #n, doc: #d, units: #u, scarce: #s })
+        let (n, d, u, s, r) = (self.name.emit(), self.doc.emit(), self.units.emit(), self.scarce, self.read_only);
+        quote!(::isa_runtime::machine::RegFile { name: #n, doc: #d, units: #u, scarce: #s, read_only: #r })
     }
 }
 

@@ -36,6 +36,8 @@ pub struct SpecFile {
     pub instructions: Option<Vec<S<OpcodeTable>>>,
     /// What a compiler backend needs beyond encodings (root file only).
     pub machine: Option<S<crate::machine::MachineSpec>>,
+    /// The typed builders' operand types (root file only).
+    pub builder: Option<S<crate::builder::BuilderSpec>>,
 }
 
 /// An enum: value -> display string.
@@ -149,6 +151,9 @@ pub struct BitsetSpec {
     pub flags: Option<Vec<S<String>>>,
     /// Among encodings whose fixed bits overlap, the higher priority decodes.
     pub priority: Option<S<i64>>,
+    /// The operand fields the instruction writes (for the typed builders);
+    /// inherited, and the `builder:` section's `writes` when no bitset says.
+    pub writes: Option<Vec<S<String>>>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -237,6 +242,8 @@ pub struct OpcodeTable {
     /// Further encodings of every row, in other formats whose opcode field holds
     /// the row's opcode plus an offset.
     pub derive: Option<Vec<S<DeriveSpec>>>,
+    /// The operand fields every row writes (as a bitset's `writes:`).
+    pub writes: Option<Vec<S<String>>>,
     /// Mnemonic -> value of `field`: one number for every generation, or one per
     /// generation (`{gfx6: 3, gfx8: 0}`, each value holding until the next listed
     /// generation; `~` for absent from that generation on).

@@ -8,6 +8,7 @@
 
 pub mod abi;
 mod bits;
+pub mod build;
 mod decode;
 mod dispatch;
 mod encode;

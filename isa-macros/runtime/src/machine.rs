@@ -45,6 +45,9 @@ pub struct RegFile {
     /// The scheduler keeps no more values of this file live than it has units,
     /// and they are never spilled (an address register, a predicate).
     pub scarce: bool,
+    /// Registers instructions read but never write (constants, uniforms): the
+    /// builders name them, the allocator never hands them out.
+    pub read_only: bool,
 }
 
 /// A register class: registers of `units` units of one file.

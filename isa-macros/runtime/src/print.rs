@@ -71,26 +71,56 @@ impl Isa {
                     let used = out[line.start..].chars().count();
                     out.extend(std::iter::repeat_n(' ', line.column.saturating_sub(used) + 1));
                 }
-                Tok::Field(i) => {
-                    let field = &case.fields[i as usize];
-                    if let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) {
-                        if depth + 1 < MAX_DEPTH
-                            && let Some(at) = path[depth].child(ranges)
-                            && self.pick_leaf(env, &mut path[..], depth + 1, group, at, i).is_some()
-                        {
-                            self.print_leaf(env, path, depth + 1, out, line);
-                        } else {
-                            // Decode already rejected this; printing stays total anyway.
-                            out.push('?');
-                        }
-                        continue;
-                    }
-                    let v = env.field(&path[..=depth], i);
-                    let width = field.width().unwrap_or(64);
-                    format_value(self, field.ty, v, width, out);
-                }
+                Tok::Field(i) => self.print_field(env, path, depth, case, i, out, line),
             }
         }
+    }
+
+    /// Prints field `i` of the case chosen at `depth`.
+    #[allow(clippy::too_many_arguments)]
+    fn print_field(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step; MAX_DEPTH],
+        depth: usize,
+        case: &crate::Case,
+        i: u16,
+        out: &mut String,
+        line: &mut Line,
+    ) {
+        let field = &case.fields[i as usize];
+        if let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) {
+            if depth + 1 < MAX_DEPTH
+                && let Some(at) = path[depth].child(ranges)
+                && self.pick_leaf(env, &mut path[..], depth + 1, group, at, i).is_some()
+            {
+                self.print_leaf(env, path, depth + 1, out, line);
+            } else {
+                // Decode already rejected this; printing stays total anyway.
+                out.push('?');
+            }
+            return;
+        }
+        let v = env.field(&path[..=depth], i);
+        let width = field.width().unwrap_or(64);
+        format_value(self, field.ty, v, width, out);
+    }
+
+    /// The text field `show` of encoding `leaf` prints when field `set` holds
+    /// `value` and every other field is zero: how a builder writes an option
+    /// (` clamp`, `(sy)`, ` offset:16`) without knowing its syntax.
+    pub fn field_text(&self, leaf: u16, set: &str, value: i64, show: &str, gen_: u32) -> Result<String, String> {
+        let bits = crate::Builder::for_leaf(self, leaf).set(set, value).map_err(|e| e.to_string())?.bits();
+        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut path = [Step::top(leaf, 0); MAX_DEPTH];
+        let ci = self.select_case(&mut env, &mut path[..], 0, 0);
+        path[0].case = ci;
+        let case = &self.leaves[leaf as usize].cases[ci as usize];
+        let i = case.fields.iter().position(|f| f.name == show).ok_or_else(|| format!("no field {show}"))?;
+        let mut out = String::new();
+        let mut line = Line { syntax: 0, column: 0, start: 0 };
+        self.print_field(&mut env, &mut path, 0, case, i as u16, &mut out, &mut line);
+        Ok(out)
     }
 }
 

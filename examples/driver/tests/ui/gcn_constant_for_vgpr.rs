@@ -1,0 +1,7 @@
+// A VOP2 second source cannot be a constant either.
+use isa_specs::gcn::build::*;
+
+fn main() {
+    let mut b = Shader::<Gfx8>::new();
+    b.v_add_f32_e32_to(vgpr::<1>(), vgpr::<2>(), 1.0);
+}

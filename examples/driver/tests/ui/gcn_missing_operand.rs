@@ -1,0 +1,7 @@
+// v_add_f32_e32 has three operands.
+use isa_specs::gcn::build::*;
+
+fn main() {
+    let mut b = Shader::<Gfx8>::new();
+    b.v_add_f32_e32_to(vgpr::<1>(), vgpr::<2>());
+}

@@ -1,0 +1,7 @@
+// A three-source ALU source is a general register or a constant, not a predicate.
+use isa_specs::ir3::build::*;
+
+fn main() {
+    let mut b = Shader::<A6xx>::new();
+    b.mad_f32_to(full::<0>(), pred::<0>(), full::<1>(), full::<2>());
+}

@@ -1,0 +1,94 @@
+//! The builder plans of the bundled targets: the methods of well-known
+//! instructions, read off their templates and the `builder:` sections.
+
+use std::path::Path;
+
+use isa_codegen::builder::{Method, ParamTy, Plan, plan};
+use isa_codegen::lower::{Spec, load};
+
+fn target(name: &str) -> (Spec, Plan) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../isa-specs").join(name).join("isa.yaml");
+    let spec = load(&root).unwrap_or_else(|e| panic!("{e:?}"));
+    let plan = plan(&spec).unwrap_or_else(|e| panic!("{e:?}")).expect("a builder section");
+    (spec, plan)
+}
+
+fn method<'a>(p: &'a Plan, name: &str) -> Vec<&'a Method> {
+    p.methods.iter().filter(|m| m.name == name).collect()
+}
+
+/// `name: Kind<width>` (written) for each parameter.
+fn signature(p: &Plan, m: &Method) -> Vec<String> {
+    m.params
+        .iter()
+        .map(|q| {
+            let t = match &q.ty {
+                ParamTy::Operand { kind, width } => format!("{}<{width}>", p.kinds[*kind].rust),
+                ParamTy::Imm { imm } => format!("Imm<{}>", p.imms[*imm].rust),
+                ParamTy::Value { e } => format!("Value({e})"),
+            };
+            format!("{}: {t}{}", q.name, if q.write { " (written)" } else { "" })
+        })
+        .collect()
+}
+
+#[test]
+fn gcn_forms_span_the_generations_that_share_them() {
+    let (_, p) = target("gcn");
+    let m = method(&p, "v_add_f32_e32");
+    assert_eq!(m.len(), 1);
+    assert_eq!(signature(&p, m[0]), ["vdst: VReg<1> (written)", "src0: Src<1>", "vsrc1: VReg<1>"]);
+    // gfx6/7 and gfx8 lay VOP2 out alike but number it differently: one method.
+    assert_eq!(m[0].gens(), [0, 1, 2]);
+    let m = method(&p, "v_add_f64");
+    assert_eq!(signature(&p, m[0]), ["vdst: VReg<2> (written)", "src0: VSrc<2>", "src1: VSrc<2>"]);
+    let opts: Vec<&str> = m[0].options.iter().map(|o| o.set.as_str()).collect();
+    assert_eq!(opts, ["CLAMP", "OMOD"]);
+}
+
+#[test]
+fn gcn_scalar_loads_differ_by_generation() {
+    let (_, p) = target("gcn");
+    let m = method(&p, "s_load_dword");
+    assert_eq!(m.len(), 2, "SMRD (gfx6-7) and SMEM (gfx8)");
+    assert!(m.iter().all(|m| m.per_gen));
+    assert_eq!(m[0].gens(), [0, 1]);
+    assert_eq!(m[1].gens(), [2]);
+    assert!(method(&p, "s_store_dword").iter().all(|m| m.gens() == [2]));
+    // Loads write their data; stores read it.
+    assert!(signature(&p, method(&p, "buffer_load_dword")[0])[0].ends_with("(written)"));
+    assert!(!signature(&p, method(&p, "buffer_store_dword")[0])[0].ends_with("(written)"));
+}
+
+#[test]
+fn ir3_sources_addresses_and_flags() {
+    let (_, p) = target("ir3");
+    let m = method(&p, "ldg")[0];
+    assert_eq!(signature(&p, m), ["dst: Gpr<1> (written)", "src1: Addr<1>", "size: Imm<Size>"]);
+    let m = method(&p, "add_f")[0];
+    assert_eq!(signature(&p, m), ["dst: Dst<1> (written)", "src1: Src<1>", "src2: Src<1>"]);
+    let opts: Vec<&str> = m.options.iter().map(|o| o.set.as_str()).collect();
+    assert!(opts.contains(&"SY") && opts.contains(&"SS") && opts.contains(&"SAT"), "{opts:?}");
+    // a7xx on.
+    assert_eq!(method(&p, "add_f_mul2")[0].gens(), [4, 5]);
+}
+
+#[test]
+fn agx_float_alu() {
+    let (_, p) = target("agx");
+    assert_eq!(signature(&p, method(&p, "fadd")[0]), ["d: Dst<1> (written)", "a: FSrc<1>", "b: FSrc<1>"]);
+    assert_eq!(signature(&p, method(&p, "hadd")[0]), ["d: HDst<1> (written)", "a: HSrc<1>", "b: HSrc<1>"]);
+}
+
+/// Encodings without a method are listed in the generated docs; this keeps
+/// the list from growing unnoticed.
+#[test]
+fn nearly_every_encoding_has_a_method() {
+    for (t, most) in [("gcn", 2), ("ir3", 10), ("agx", 1)] {
+        let (spec, p) = target(t);
+        let skipped: Vec<String> =
+            p.skipped.iter().map(|(l, why)| format!("{}: {why}", spec.isa.leaves[*l as usize].key)).collect();
+        assert!(skipped.len() <= most, "{t}: {} without a method:\n{}", skipped.len(), skipped.join("\n"));
+        assert!(p.methods.len() > 20, "{t}");
+    }
+}
