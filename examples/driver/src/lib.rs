@@ -51,3 +51,40 @@ pub fn gcn_compute() -> Result<String, DriverError> {
     b.buffer_store_dword(z, off, output, first).offen();
     b.to_ir().map_err(DriverError::Build)
 }
+
+/// ir3 (a6xx) vertex shader of Mesa's ir3 notes: the dot product of
+/// IN[0].xyz and IN[1].xyz in every component of OUT[0].
+pub fn ir3_dp3() -> Result<String, DriverError> {
+    use isa_specs::ir3::build::{A6xx, Full, Shader};
+    let mut b = Shader::<A6xx>::new();
+    let in0 = b.input::<Full, 4>("r0.x");
+    let in1 = b.input::<Full, 4>("r1.x");
+    let [ax, ay, az, _] = b.split(in0);
+    let [bx, by, bz, _] = b.split(in1);
+    let t0 = b.mul_f(ax, bx);
+    let t1 = b.mad_f32(ay, by, t0);
+    let dot = b.mad_f32(az, bz, t1);
+    let out = b.collect([dot, dot, dot, dot]);
+    b.output(out, None);
+    b.to_ir().map_err(DriverError::Build)
+}
+
+/// AGX vertex shader run as compute (the AGX ABI's hw-compute layout): a
+/// polynomial in the vertex id, left in r2, one source a uniform.
+pub fn agx_vertex() -> Result<String, DriverError> {
+    use isa_specs::agx::build::{Base, FSrc, Full, Shader, uniform};
+    let mut b = Shader::<Base>::new();
+    b.abi("vertex hw-compute n=1");
+    let id = b.input::<Full, 1>("abi vertex_id_zero_based");
+    let x = b.fmul(id, 0.5);
+    let y = b.ffma(x, x, uniform::<6>());
+    let r = b.rcp(y);
+    let z = b.fadd(r, FSrc::from(x).neg());
+    b.output(z, Some("r2"));
+    b.to_ir().map_err(DriverError::Build)
+}
+
+/// Every example shader: `(target, generation, IR text)`.
+pub fn shaders() -> Result<Vec<(&'static str, u32, String)>, DriverError> {
+    Ok(vec![("gcn", 8, gcn_compute()?), ("ir3", 600, ir3_dp3()?), ("agx", 0, agx_vertex()?)])
+}

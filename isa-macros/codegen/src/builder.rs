@@ -887,6 +887,14 @@ pub fn emit(spec: &Spec, plan: &Plan) -> TokenStream {
                 pub fn output<C: ::isa_runtime::build::Class, const N: usize>(&mut self, r: Reg<C, N>, to: Option<&str>) {
                     self.program.output(r, to)
                 }
+                /// The registers of a group, one by one (IR `split`).
+                pub fn split<C: ::isa_runtime::build::Class, const N: usize>(&mut self, r: Reg<C, N>) -> [Reg<C, 1>; N] {
+                    self.program.split(r)
+                }
+                /// Registers as one group (IR `collect`).
+                pub fn collect<C: ::isa_runtime::build::Class, const N: usize>(&mut self, parts: [Reg<C, 1>; N]) -> Reg<C, N> {
+                    self.program.collect(parts)
+                }
                 /// The ABI stage and variant the backend reads inputs from.
                 pub fn abi(&mut self, abi: &str) { self.program.set_abi(abi) }
                 /// Machine code (every register physical).

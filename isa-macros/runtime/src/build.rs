@@ -310,6 +310,16 @@ enum Line {
         operand: Operand,
         to: Option<String>,
     },
+    /// `%a, %b = split %v` (IR only).
+    Split {
+        from: u32,
+        to: Vec<u32>,
+    },
+    /// `%v = collect %a, %b` (IR only).
+    Collect {
+        to: u32,
+        from: Vec<Operand>,
+    },
 }
 
 /// Instructions built for one target and generation, in order.
@@ -355,6 +365,34 @@ impl Program {
     /// `r` is live at the end, optionally in a given register.
     pub fn output<C: Class, const N: usize>(&mut self, r: Reg<C, N>, to: Option<&str>) {
         self.lines.push(Line::Output { operand: r.operand(), to: to.map(str::to_string) });
+    }
+
+    /// The registers of a group, one by one: for values, new values the
+    /// backend splits off; for registers, the registers.
+    pub fn split<C: Class, const N: usize>(&mut self, r: Reg<C, N>) -> [Reg<C, 1>; N] {
+        match r.loc {
+            Loc::Phys(first) => std::array::from_fn(|i| Reg { loc: Loc::Phys(first + i as u32), _class: PhantomData }),
+            Loc::Value(from) => {
+                let parts: [Reg<C, 1>; N] = std::array::from_fn(|_| self.value::<C, 1>());
+                let to = parts.iter().map(|p| if let Loc::Value(v) = p.loc { v } else { 0 }).collect();
+                self.lines.push(Line::Split { from, to });
+                parts
+            }
+        }
+    }
+
+    /// Registers as one group: consecutive registers are that group; values
+    /// become a new value the backend places in consecutive registers.
+    pub fn collect<C: Class, const N: usize>(&mut self, parts: [Reg<C, 1>; N]) -> Reg<C, N> {
+        if let Some(Loc::Phys(first)) = parts.first().map(|p| p.loc)
+            && parts.iter().enumerate().all(|(i, p)| p.loc == Loc::Phys(first + i as u32))
+        {
+            return Reg { loc: Loc::Phys(first), _class: PhantomData };
+        }
+        let r = self.value::<C, N>();
+        let Loc::Value(to) = r.loc else { unreachable!("value() makes values") };
+        self.lines.push(Line::Collect { to, from: parts.iter().map(|p| p.operand()).collect() });
+        r
     }
 
     /// Records an instruction; returns its index for options.
@@ -437,6 +475,19 @@ impl Program {
                 Line::Input { value, class, regs, from } => {
                     let r = if *regs > 1 { format!("[{regs}]") } else { String::new() };
                     s.push_str(&format!("%v{value}:{}{r} = input {from}", class.name));
+                }
+                Line::Split { from, to } => {
+                    let names: Vec<String> = to.iter().map(|v| format!("%v{v}")).collect();
+                    s.push_str(&format!("{} = split %v{from}", names.join(", ")));
+                }
+                Line::Collect { to, from } => {
+                    s.push_str(&format!("%v{to} = collect "));
+                    for (i, o) in from.iter().enumerate() {
+                        if i > 0 {
+                            s.push_str(", ");
+                        }
+                        o.render(self, true, false, &mut s)?;
+                    }
                 }
                 Line::Output { operand, to } => {
                     s.push_str("output ");
