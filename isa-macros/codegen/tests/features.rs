@@ -502,6 +502,38 @@ fn shifted_fields_assemble_directly() {
     assert!(e.contains("4096 does not fit field OFF (range -4096..=4094"), "{e}");
 }
 
+/// A 32-bit field shown another way (`PC: {expr: OFFSET, type: offset}`, a
+/// branch target written `pc+N`): the assembler binds OFFSET directly rather
+/// than search 32 bits.
+const RESHOWN: &str = r#"
+isa: reshown
+instruction: inst
+bitsets:
+  inst: {size: 48}
+  br:
+    extends: inst
+    pattern: {0..15: "1100000000000000"}
+    fields:
+      OFFSET: {bits: 16..47, type: int}
+      PC: {expr: OFFSET, type: offset}
+    cases:
+      - {when: OFFSET == 0, display: "jmp pc+0"}
+    display: "jmp pc{PC}"
+"#;
+
+#[test]
+fn reshown_fields_assemble_directly() {
+    let isa = load("reshown", RESHOWN);
+    let g = isa.default_gen;
+    let (bits, _) = isa.assemble("jmp pc-1655356834", g).unwrap();
+    assert_eq!(bits, 0x9d55_425e_c000);
+    assert_eq!(isa.print(&isa.decode(bits, g).unwrap(), g), "jmp pc-1655356834");
+    let (bits, _) = isa.assemble("jmp pc+0", g).unwrap();
+    assert_eq!(bits, 0xc000);
+    let e = isa.assemble("jmp pc+4294967296", g).unwrap_err().to_string();
+    assert!(e.contains("does not fit field PC"), "{e}");
+}
+
 /// A short format whose rows also exist in a long format at the row's opcode
 /// plus a per-generation offset (GCN's `_e64` forms), with operand widths given
 /// per table and a rule the assembler enforces.
