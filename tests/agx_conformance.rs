@@ -55,15 +55,12 @@ const PENDING_MESA: &[&str] = &[
     "f_to_s32",
     "f_to_u32",
     "ffs",
-    "iadd",
     "if",
     "image_barrier_1",
     "image_barrier_2",
     "image_barrier_4",
-    "imadd",
     "imgw",
     "imgwblk",
-    "imul",
     "iter",
     "jmp_any",
     "jmp_if_skipping_doorbell",
@@ -130,6 +127,8 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "TrapInstructionDesc",
     "WaitInstructionDesc",
     "ThreadgroupBarriernstructionDesc",
+    "IAddInstructionDesc",
+    "IMAddInstructionDesc",
 ];
 
 /// Records of described families that still fail, with the reason.
