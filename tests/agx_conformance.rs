@@ -43,7 +43,6 @@ struct AppleRecord {
 /// written in the spec.
 const PENDING_MESA: &[&str] = &[
     "",
-    "and",
     "atomic",
     "ballot",
     "bfeil",
@@ -52,9 +51,6 @@ const PENDING_MESA: &[&str] = &[
     "doorbell",
     "else",
     "extr",
-    "f_to_s32",
-    "f_to_u32",
-    "ffs",
     "if",
     "image_barrier_1",
     "image_barrier_2",
@@ -76,11 +72,9 @@ const PENDING_MESA: &[&str] = &[
     "memory_barrier_2",
     "memory_barrier_3",
     "mov",
-    "not",
     "pixwait",
     "pop_exec",
     "ret",
-    "s32_to_f",
     "sample_mask",
     "shl",
     "shr",
@@ -94,7 +88,6 @@ const PENDING_MESA: &[&str] = &[
     "stack_load",
     "stack_store",
     "store",
-    "u32_to_f",
     "unknown_barrier_1",
     "unknown_barrier_2",
     "unmap",
@@ -129,6 +122,13 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "ThreadgroupBarriernstructionDesc",
     "IAddInstructionDesc",
     "IMAddInstructionDesc",
+    "BitopInstructionDesc",
+    "BitReverseInstructionDesc",
+    "PopCountInstructionDesc",
+    "FindFirstSetInstructionDesc",
+    "InterleaveInstructionDesc",
+    "UnknownIUnaryInstructionDesc",
+    "ConvertInstructionDesc",
 ];
 
 /// Records of described families that still fail, with the reason.
