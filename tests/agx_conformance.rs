@@ -44,7 +44,6 @@ struct AppleRecord {
 const PENDING_MESA: &[&str] = &[
     "",
     "atomic",
-    "ballot",
     "call",
     "doorbell",
     "else",
@@ -135,6 +134,10 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "FCmpselInstructionDesc",
     "MovFromSrInstructionDesc",
     "TodoSrThingInstructionDesc",
+    "ICmpBallotInstructionDesc",
+    "ICmpQuadBallotInstructionDesc",
+    "FCmpBallotInstructionDesc",
+    "FCmpQuadBallotInstructionDesc",
 ];
 
 /// Records of described families that still fail, with the reason.
