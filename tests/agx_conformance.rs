@@ -72,7 +72,6 @@ const PENDING_MESA: &[&str] = &[
     "pop_exec",
     "ret",
     "sample_mask",
-    "shuffle",
     "simd",
     "smpf",
     "smpi",
@@ -138,6 +137,17 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "ICmpQuadBallotInstructionDesc",
     "FCmpBallotInstructionDesc",
     "FCmpQuadBallotInstructionDesc",
+    "SimdShuffleInstructionDesc",
+    "SimdShuffleXorInstructionDesc",
+    "SimdShuffleUpInstructionDesc",
+    "SimdShuffleDownInstructionDesc",
+    "SimdShuffleRotateUpInstructionDesc",
+    "quad_shuffle",
+    "quad_shuffle_xor",
+    "quad_shuffle_up",
+    "quad_shuffle_down",
+    "quad_shuffle_rotate_up",
+    "simd_shuf_op",
 ];
 
 /// Records of described families that still fail, with the reason.
