@@ -18,6 +18,9 @@ use std::time::Instant;
 
 const PAGE: &str = "docs/adding-a-target.md";
 const TARGET: &str = "isa-specs/rv32i";
+/// Files the page writes besides the spec: an example program, in IR and
+/// built with the typed builders.
+const EXAMPLES: [&str; 2] = ["examples/rv32i", "examples/driver/examples/rv32i_sum.rs"];
 
 /// One step of the page.
 #[derive(Debug, PartialEq)]
@@ -50,7 +53,7 @@ fn steps(page: &str) -> Vec<Step> {
             if let Some((command, output)) = cmd {
                 out.push(Step::Run { command, output: output.join("\n") });
             }
-        } else if let Some(path) = info.strip_prefix("yaml file=") {
+        } else if let Some((_, path)) = info.split_once(" file=") {
             out.push(Step::Write { path: path.to_string(), text: body.join("\n") });
         }
     }
@@ -95,13 +98,14 @@ fn shell(ws: &Path, target_dir: &Path, command: &str) -> (String, bool) {
 
 #[test]
 fn the_page_is_parsed_into_steps() {
-    let page = "text\n```console\n$ a\none\ntwo\n$ b\n```\n```yaml file=x.yaml\nk: 1\n```\n```text\n$ not run\n```\n";
+    let page = "text\n```console\n$ a\none\ntwo\n$ b\n```\n```yaml file=x.yaml\nk: 1\n```\n```text\n$ not run\n```\n```rust file=m.rs\nfn main() {}\n```\n";
     assert_eq!(
         steps(page),
         [
             Step::Run { command: "a".into(), output: "one\ntwo".into() },
             Step::Run { command: "b".into(), output: String::new() },
             Step::Write { path: "x.yaml".into(), text: "k: 1".into() },
+            Step::Write { path: "m.rs".into(), text: "fn main() {}".into() },
         ]
     );
 }
@@ -118,6 +122,10 @@ fn the_tutorial_adds_the_target_with_yaml_and_regen_alone() {
 
     // The workspace as it was before the target: no folder, regenerated.
     std::fs::remove_dir_all(ws.join(TARGET)).unwrap();
+    for e in EXAMPLES {
+        let p = ws.join(e);
+        if p.is_dir() { std::fs::remove_dir_all(p).unwrap() } else { std::fs::remove_file(p).unwrap() }
+    }
     assert!(shell(&ws, &target_dir, "cargo xtask regen").1);
     assert!(!ws.join("docs/isa/rv32i.md").exists());
     assert!(!std::fs::read_to_string(ws.join("isa-specs/src/targets.rs")).unwrap().contains("rv32i"));
@@ -135,14 +143,22 @@ fn the_tutorial_adds_the_target_with_yaml_and_regen_alone() {
             Step::Write { path, text } => {
                 let file = pieces.entry(path.clone()).or_default();
                 file.push(text.clone());
-                std::fs::write(ws.join(path), file.join("\n\n") + "\n").unwrap();
+                let dest = ws.join(path);
+                std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+                std::fs::write(dest, file.join("\n\n") + "\n").unwrap();
             }
         }
     }
 
     // The page's YAML is the shipped spec, and regen made the shipped manual
     // and wiring from it: the copy is now the workspace itself.
-    for f in ["isa-specs/rv32i/isa.yaml", "docs/isa/rv32i.md", "isa-specs/src/targets.rs"] {
+    for f in [
+        "isa-specs/rv32i/isa.yaml",
+        "docs/isa/rv32i.md",
+        "isa-specs/src/targets.rs",
+        "examples/rv32i/sum.ir",
+        "examples/driver/examples/rv32i_sum.rs",
+    ] {
         let shipped = std::fs::read_to_string(root.join(f)).unwrap();
         assert!(std::fs::read_to_string(ws.join(f)).unwrap() == shipped, "{f} differs from the workspace's");
     }

@@ -5,11 +5,11 @@
 //!
 //! The plan ([`plan`]) is plain data and is tested here; [`emit`] only writes
 //! it out as Rust. A method's signature is read off the encoding's template
-//! (its default syntax): after `{NAME}`, the text between commas is one
-//! operand; the field in it whose type the `builder:` section maps is the
-//! operand, a plain number field is an immediate, and every other field the
-//! template shows (a flag such as ` clamp` or `(sy)`, a count) is an option
-//! set by name after the call.
+//! (its default syntax): after `{NAME}`, the text between commas holds the
+//! operands: a field whose type the `builder:` section maps is an operand, a
+//! plain number field first in its place is an immediate, and every other
+//! field the template shows (a flag such as ` clamp` or `(sy)`, a count) is
+//! an option set by name after the call.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -463,8 +463,11 @@ impl Planner<'_> {
                         && !numbered
                         && let Some(k) = type_name(self.isa, f.ty).and_then(|n| self.kind_of_type.get(n))
                     {
-                        if !after_name || chunk_has_operand {
-                            return Err(format!("operand field {} is not alone between commas", f.name));
+                        // Several operands may share the text between two
+                        // commas (`{IMM}({RS1})`); before the operands, an
+                        // operand field has no place.
+                        if !after_name {
+                            return Err(format!("operand field {} comes before the operands", f.name));
                         }
                         let width = self.width(case, f, *k)?;
                         let write = writes.iter().any(|w| w == f.name);
