@@ -185,6 +185,11 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "simd_prefix_or",
     "simd_prefix_xor",
     "simd_xor",
+    "DfdxInstructionDesc",
+    "DfdyInstructionDesc",
+    "UnknownFUnaryInstructionDesc",
+    "SimdMatrixFMadd32InstructionDesc",
+    "SimdMatrixFMadd16InstructionDesc",
 ];
 
 /// Records of described families that still fail, with the reason.
