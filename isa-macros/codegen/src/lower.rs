@@ -1117,7 +1117,8 @@ impl<'b> Ctx<'_, 'b> {
             for ig in b.spec.ignore.iter().flatten() {
                 let mask = self.ignore_mask(key, size, &b.file, &ig.value.bits);
                 let when = ig.value.when.as_ref().map(|w| self.compile_expr(&w.value.0, &loc(&b.file, w), &defs));
-                ignore.push(Ignore { when, mask });
+                let syntaxes = self.syntax_mask(ig.value.syntax.as_deref(), &b.file);
+                ignore.push(Ignore { when, mask, syntaxes });
             }
         }
 

@@ -682,6 +682,46 @@ fn syntaxes_split_operands_and_length_bits() {
     assert_eq!(isa.print_in(&halt, 0, oth), "halt       ");
 }
 
+/// Bits one syntax leaves out of its text: `ignore:` with `syntax:`. The
+/// other syntax shows them, so round trips there compare them.
+const SYNTAX_IGNORE: &str = r#"
+isa: sig
+instruction: inst
+syntaxes:
+  full: {column: 4}
+  short: {column: 4}
+bitsets:
+  inst:
+    size: 16
+  ld:
+    extends: inst
+    pattern: {0..3: "0001"}
+    ignore: [{bits: 11, syntax: [short]}]
+    fields:
+      U: {bits: [11, 4..10], type: uint}
+      UA: {expr: U & 0x7f, type: uint}
+      X: {bits: 12..15, type: uint}
+    display: {full: "ld{|}u{U}, {X}", short: "ld{|}u{UA}, {X}"}
+"#;
+
+#[test]
+fn ignore_can_name_the_syntaxes_that_leave_bits_out() {
+    use isa_runtime::PrintOpts;
+    let isa = load("syntax-ignore", SYNTAX_IGNORE);
+    let short = isa.syntax_by_name("short").unwrap();
+    let inst = isa.decode(0x1 | (0x85 << 4) | (3 << 12), 0).unwrap();
+    assert_eq!(isa.print(&inst, 0), "ld u133, 3");
+    assert_eq!(isa.print_in(&inst, 0, PrintOpts { syntax: short, pad: None }), "ld u5, 3");
+    // The bit counts in the full syntax, not in the short one.
+    assert_eq!(isa.ignored_bits(&inst, 0), 0);
+    assert_eq!(isa.ignored_bits_in(&inst, 0, 0), 0);
+    assert_eq!(isa.ignored_bits_in(&inst, 0, short), 1 << 11);
+    // Each syntax's text assembles to what it shows; the short one leaves the bit clear.
+    assert_eq!(isa.parse("ld u133, 3", 0).unwrap(), inst);
+    let back = isa.parse_in("ld u5, 3", 0, short).unwrap();
+    assert_eq!(back.bits, inst.bits & !(1 << 11));
+}
+
 /// Every construct the precomputed decoder (decision trees and tabulated
 /// checks) deals with: generations, priorities between overlapping patterns,
 /// `requires:` on instructions and operand forms (reading parameters and the
