@@ -44,8 +44,6 @@ struct AppleRecord {
 const PENDING_MESA: &[&str] = &[
     "",
     "atomic",
-    "else",
-    "if",
     "imgw",
     "imgwblk",
     "iter",
@@ -57,7 +55,6 @@ const PENDING_MESA: &[&str] = &[
     "lstore",
     "map",
     "mov",
-    "pop_exec",
     "sample_mask",
     "smpf",
     "smpi",
@@ -68,7 +65,6 @@ const PENDING_MESA: &[&str] = &[
     "stack_store",
     "store",
     "unmap",
-    "update_exec",
     "zs_emit",
 ];
 
@@ -97,6 +93,13 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "TrapInstructionDesc",
     "WaitInstructionDesc",
     "ThreadgroupBarriernstructionDesc",
+    "PopExecInstructionDesc",
+    "IfICmpInstructionDesc",
+    "ElseICmpInstructionDesc",
+    "WhileICmpInstructionDesc",
+    "IfFCmpInstructionDesc",
+    "ElseFCmpInstructionDesc",
+    "WhileFCmpInstructionDesc",
     "IAddInstructionDesc",
     "IMAddInstructionDesc",
     "BitopInstructionDesc",

@@ -1152,11 +1152,16 @@ impl<'b> Ctx<'_, 'b> {
                 }
             }
         }
-        let name = leaf_def.spec.name.as_ref().map_or(key, |n| n.value.as_str());
+        // The mnemonic: the default syntax's `names:` entry, else `name:`, else
+        // the key; another syntax without an entry of its own uses `name:` or
+        // the key (the default syntax's rename is its own vocabulary).
+        let base = leaf_def.spec.name.as_ref().map_or(key, |n| n.value.as_str());
+        let renamed = |r: &HashMap<String, (String, Loc)>| r.get(key).map(|(n, _)| leak_str(n));
+        let name = if group == 0 { self.renames.first().and_then(renamed).unwrap_or(base) } else { base };
         let mut names: Vec<&'static str> = Vec::new();
         if group == 0 {
             for r in self.renames.iter().skip(1) {
-                names.push(r.get(key).map_or(leak_str(name), |(n, _)| leak_str(n)));
+                names.push(renamed(r).unwrap_or_else(|| leak_str(base)));
             }
             if names.iter().all(|n| *n == name) {
                 names.clear();

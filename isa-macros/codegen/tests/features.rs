@@ -602,7 +602,7 @@ const SYNTAXES: &str = r#"
 isa: two
 instruction: inst
 syntaxes:
-  plain: {column: 6}
+  plain: {column: 6, names: {wide: mov}}
   other: {column: 10, pad: true, names: {neg: negate}}
 enums:
   half: {0: l, 1: h}
@@ -664,9 +664,12 @@ fn syntaxes_split_operands_and_length_bits() {
     assert_eq!(long.bits >> 15 & 1, 1);
     assert_eq!((long.bits >> 44) & 3, 1);
     assert_eq!(isa.print_in(&isa.decode(long.bits, 0).unwrap(), 0, plain), "mov r40l, r1l, 0, 0");
-    // An opcode bit past the short form: `wide` exists only long.
-    let wide = isa.parse("wide r1l, r1l, 0, 0", 0).unwrap();
+    // An opcode bit past the short form: `wide` exists only long. The default
+    // syntax calls it `mov` too; the other keeps its key.
+    let wide = isa.parse_in("wide R1.l, R1.l, 0, 0", 0, other).unwrap();
     assert_eq!(wide.len, 6);
+    assert_eq!(isa.print_in(&wide, 0, plain), "mov r1l, r1l, 0, 0");
+    assert_eq!(isa.parse("mov r1l, r1l, 0, 0", 0).unwrap().len, 4, "the short `mov` first");
     // A short word with the next instruction's bytes after it still decodes short.
     let mut bytes = inst.bytes();
     bytes.extend([0x01, 0x00]);
