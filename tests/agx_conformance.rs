@@ -43,11 +43,9 @@ struct AppleRecord {
 /// written in the spec.
 const PENDING_MESA: &[&str] = &[
     "",
-    "atomic",
     "imgw",
     "imgwblk",
     "iter",
-    "latomic",
     "ld_tile",
     "ldcf",
     "map",
@@ -90,6 +88,8 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "DeviceLoadTodoInstructionDesc",
     "DeviceStoreInstructionDesc",
     "DeviceStoreTodoInstructionDesc",
+    "Atomic",
+    "ThreadgroupAtomic",
     "ThreadgroupLoadInstructionDesc",
     "ThreadgroupStoreInstructionDesc",
     "StoreToTextureStateInstructionDesc",
