@@ -50,13 +50,10 @@ const PENDING_MESA: &[&str] = &[
     "ldcf",
     "map",
     "mov",
-    "sample_mask",
     "smpf",
     "smpi",
     "st_tile",
-    "st_var",
     "unmap",
-    "zs_emit",
 ];
 
 /// applegpu descriptors described by the spec; every record of these must pass.
@@ -88,6 +85,11 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "DeviceLoadTodoInstructionDesc",
     "DeviceStoreInstructionDesc",
     "DeviceStoreTodoInstructionDesc",
+    "SampleMaskInstructionDesc",
+    "ZSEmitInstructionDesc",
+    "st_var",
+    "st_var_final",
+    "no_var",
     "Atomic",
     "ThreadgroupAtomic",
     "ThreadgroupLoadInstructionDesc",
