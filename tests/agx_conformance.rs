@@ -41,20 +41,8 @@ struct AppleRecord {
 
 /// Mesa mnemonics (the first word of `asm`) not described yet: all not yet
 /// written in the spec.
-const PENDING_MESA: &[&str] = &[
-    "",
-    "imgw",
-    "imgwblk",
-    "iter",
-    "ld_tile",
-    "ldcf",
-    "map",
-    "mov",
-    "smpf",
-    "smpi",
-    "st_tile",
-    "unmap",
-];
+const PENDING_MESA: &[&str] =
+    &["", "imgw", "imgwblk", "iter", "ld_tile", "ldcf", "map", "mov", "smpf", "smpi", "st_tile", "unmap"];
 
 /// applegpu descriptors described by the spec; every record of these must pass.
 const DESCRIBED_APPLEGPU: &[&str] = &[
