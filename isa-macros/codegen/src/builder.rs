@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use indexmap::IndexMap;
 use isa_runtime::machine::Machine;
-use isa_runtime::{Case, Field, Isa, Op, Src, Tok, Ty, apply_binop, width_of};
+use isa_runtime::{Bits, Case, Field, Isa, Op, Src, Tok, Ty, apply_binop, extract, mask_of, width_of};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde::Deserialize;
@@ -541,6 +541,11 @@ impl Planner<'_> {
                             });
                             template.push(Piece::Option(idx as u8));
                         }
+                        // Derived from fields the leaf fixes (an opcode):
+                        // fixed text.
+                        (Src::Expr(e), ty) if let Some(text) = self.fixed_text(l, case, e, ty) => {
+                            template.push(Piece::Text(text));
+                        }
                         // Derived: what the operands' text implies (`h` of a
                         // half register) - as long as an operand follows.
                         (Src::Expr(_), _) => {
@@ -573,6 +578,19 @@ impl Planner<'_> {
             case.display_in(0).iter().filter_map(|t| if let Tok::Opt(s) = t { Some(*s) } else { None }).collect();
         let name = method_name(&format!("{}{suffix}", l.name));
         Ok(Method { leaves: Vec::new(), per_gen: false, name, params, template, options })
+    }
+
+    /// The text of a derived field whose value the leaf fixes, if it does.
+    fn fixed_text(&self, l: &isa_runtime::Leaf, case: &Case, e: &[Op], ty: Ty) -> Option<String> {
+        let v = const_eval_in(case, Some((l.mask, l.value)), e, 0)?;
+        match ty {
+            Ty::Enum(en) => {
+                self.isa.enums[en as usize].values.iter().find(|x| x.value as i64 == v).map(|x| x.display.to_string())
+            }
+            Ty::Bool { on, inverted } => Some(if (v != 0) != inverted { on.to_string() } else { String::new() }),
+            Ty::Uint => Some(v.to_string()),
+            _ => None,
+        }
     }
 
     /// The width in registers of an operand field of kind `k`.
@@ -613,6 +631,12 @@ impl Planner<'_> {
 /// An expression's value when the encoding fixes it (literals, fields whose
 /// bits the encoding's pattern fixes, derived fields of those).
 fn const_eval(case: &Case, e: &[Op], depth: u32) -> Option<i64> {
+    const_eval_in(case, None, e, depth)
+}
+
+/// As [`const_eval`], also reading the bit fields the leaf `fixed` fixes
+/// (its identifying mask and value): an opcode field of an instruction table.
+fn const_eval_in(case: &Case, fixed: Option<(Bits, Bits)>, e: &[Op], depth: u32) -> Option<i64> {
     if depth > 16 {
         return None;
     }
@@ -622,8 +646,16 @@ fn const_eval(case: &Case, e: &[Op], depth: u32) -> Option<i64> {
             Op::Lit(v) => st.push(v),
             Op::Field(j) => {
                 let f = case.fields.get(j as usize)?;
-                st.push(match f.src {
-                    Src::Expr(e2) => const_eval(case, e2, depth + 1)?,
+                st.push(match (f.src, fixed) {
+                    (Src::Expr(e2), _) => const_eval_in(case, fixed, e2, depth + 1)?,
+                    (Src::Bits(r), Some((mask, value)))
+                        if r.iter().all(|x| {
+                            let m = mask_of(x.lo as u32, x.width as u32);
+                            mask & m == m
+                        }) =>
+                    {
+                        i64::try_from(extract(value, 0, r)).ok()?
+                    }
                     _ => return None,
                 });
             }

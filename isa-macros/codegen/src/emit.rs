@@ -240,7 +240,8 @@ impl Emit for Ignore {
     fn emit(&self) -> TokenStream {
         let w = self.when.emit();
         let m = self.mask.emit();
-        quote!(::isa_runtime::Ignore { when: #w, mask: #m })
+        let s = self.syntaxes.emit();
+        quote!(::isa_runtime::Ignore { when: #w, mask: #m, syntaxes: #s })
     }
 }
 

@@ -1117,7 +1117,8 @@ impl<'b> Ctx<'_, 'b> {
             for ig in b.spec.ignore.iter().flatten() {
                 let mask = self.ignore_mask(key, size, &b.file, &ig.value.bits);
                 let when = ig.value.when.as_ref().map(|w| self.compile_expr(&w.value.0, &loc(&b.file, w), &defs));
-                ignore.push(Ignore { when, mask });
+                let syntaxes = self.syntax_mask(ig.value.syntax.as_deref(), &b.file);
+                ignore.push(Ignore { when, mask, syntaxes });
             }
         }
 
@@ -1151,11 +1152,16 @@ impl<'b> Ctx<'_, 'b> {
                 }
             }
         }
-        let name = leaf_def.spec.name.as_ref().map_or(key, |n| n.value.as_str());
+        // The mnemonic: the default syntax's `names:` entry, else `name:`, else
+        // the key; another syntax without an entry of its own uses `name:` or
+        // the key (the default syntax's rename is its own vocabulary).
+        let base = leaf_def.spec.name.as_ref().map_or(key, |n| n.value.as_str());
+        let renamed = |r: &HashMap<String, (String, Loc)>| r.get(key).map(|(n, _)| leak_str(n));
+        let name = if group == 0 { self.renames.first().and_then(renamed).unwrap_or(base) } else { base };
         let mut names: Vec<&'static str> = Vec::new();
         if group == 0 {
             for r in self.renames.iter().skip(1) {
-                names.push(r.get(key).map_or(leak_str(name), |(n, _)| leak_str(n)));
+                names.push(renamed(r).unwrap_or_else(|| leak_str(base)));
             }
             if names.iter().all(|n| *n == name) {
                 names.clear();

@@ -215,6 +215,8 @@ pub struct LengthSpec {
 pub struct IgnoreSpec {
     pub bits: S<BitsSpec>,
     pub when: Option<S<ExprText>>,
+    /// The syntaxes whose text does not show these bits (all when absent).
+    pub syntax: Option<Vec<S<String>>>,
 }
 
 #[derive(Deserialize, Debug)]

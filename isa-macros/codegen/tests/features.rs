@@ -502,6 +502,38 @@ fn shifted_fields_assemble_directly() {
     assert!(e.contains("4096 does not fit field OFF (range -4096..=4094"), "{e}");
 }
 
+/// A 32-bit field shown another way (`PC: {expr: OFFSET, type: offset}`, a
+/// branch target written `pc+N`): the assembler binds OFFSET directly rather
+/// than search 32 bits.
+const RESHOWN: &str = r#"
+isa: reshown
+instruction: inst
+bitsets:
+  inst: {size: 48}
+  br:
+    extends: inst
+    pattern: {0..15: "1100000000000000"}
+    fields:
+      OFFSET: {bits: 16..47, type: int}
+      PC: {expr: OFFSET, type: offset}
+    cases:
+      - {when: OFFSET == 0, display: "jmp pc+0"}
+    display: "jmp pc{PC}"
+"#;
+
+#[test]
+fn reshown_fields_assemble_directly() {
+    let isa = load("reshown", RESHOWN);
+    let g = isa.default_gen;
+    let (bits, _) = isa.assemble("jmp pc-1655356834", g).unwrap();
+    assert_eq!(bits, 0x9d55_425e_c000);
+    assert_eq!(isa.print(&isa.decode(bits, g).unwrap(), g), "jmp pc-1655356834");
+    let (bits, _) = isa.assemble("jmp pc+0", g).unwrap();
+    assert_eq!(bits, 0xc000);
+    let e = isa.assemble("jmp pc+4294967296", g).unwrap_err().to_string();
+    assert!(e.contains("does not fit field PC"), "{e}");
+}
+
 /// A short format whose rows also exist in a long format at the row's opcode
 /// plus a per-generation offset (GCN's `_e64` forms), with operand widths given
 /// per table and a rule the assembler enforces.
@@ -570,7 +602,7 @@ const SYNTAXES: &str = r#"
 isa: two
 instruction: inst
 syntaxes:
-  plain: {column: 6}
+  plain: {column: 6, names: {wide: mov}}
   other: {column: 10, pad: true, names: {neg: negate}}
 enums:
   half: {0: l, 1: h}
@@ -632,9 +664,12 @@ fn syntaxes_split_operands_and_length_bits() {
     assert_eq!(long.bits >> 15 & 1, 1);
     assert_eq!((long.bits >> 44) & 3, 1);
     assert_eq!(isa.print_in(&isa.decode(long.bits, 0).unwrap(), 0, plain), "mov r40l, r1l, 0, 0");
-    // An opcode bit past the short form: `wide` exists only long.
-    let wide = isa.parse("wide r1l, r1l, 0, 0", 0).unwrap();
+    // An opcode bit past the short form: `wide` exists only long. The default
+    // syntax calls it `mov` too; the other keeps its key.
+    let wide = isa.parse_in("wide R1.l, R1.l, 0, 0", 0, other).unwrap();
     assert_eq!(wide.len, 6);
+    assert_eq!(isa.print_in(&wide, 0, plain), "mov r1l, r1l, 0, 0");
+    assert_eq!(isa.parse("mov r1l, r1l, 0, 0", 0).unwrap().len, 4, "the short `mov` first");
     // A short word with the next instruction's bytes after it still decodes short.
     let mut bytes = inst.bytes();
     bytes.extend([0x01, 0x00]);
@@ -648,6 +683,46 @@ fn syntaxes_split_operands_and_length_bits() {
     let halt = isa.parse("halt", 0).unwrap();
     assert_eq!(halt.len, 2);
     assert_eq!(isa.print_in(&halt, 0, oth), "halt       ");
+}
+
+/// Bits one syntax leaves out of its text: `ignore:` with `syntax:`. The
+/// other syntax shows them, so round trips there compare them.
+const SYNTAX_IGNORE: &str = r#"
+isa: sig
+instruction: inst
+syntaxes:
+  full: {column: 4}
+  short: {column: 4}
+bitsets:
+  inst:
+    size: 16
+  ld:
+    extends: inst
+    pattern: {0..3: "0001"}
+    ignore: [{bits: 11, syntax: [short]}]
+    fields:
+      U: {bits: [11, 4..10], type: uint}
+      UA: {expr: U & 0x7f, type: uint}
+      X: {bits: 12..15, type: uint}
+    display: {full: "ld{|}u{U}, {X}", short: "ld{|}u{UA}, {X}"}
+"#;
+
+#[test]
+fn ignore_can_name_the_syntaxes_that_leave_bits_out() {
+    use isa_runtime::PrintOpts;
+    let isa = load("syntax-ignore", SYNTAX_IGNORE);
+    let short = isa.syntax_by_name("short").unwrap();
+    let inst = isa.decode(0x1 | (0x85 << 4) | (3 << 12), 0).unwrap();
+    assert_eq!(isa.print(&inst, 0), "ld u133, 3");
+    assert_eq!(isa.print_in(&inst, 0, PrintOpts { syntax: short, pad: None }), "ld u5, 3");
+    // The bit counts in the full syntax, not in the short one.
+    assert_eq!(isa.ignored_bits(&inst, 0), 0);
+    assert_eq!(isa.ignored_bits_in(&inst, 0, 0), 0);
+    assert_eq!(isa.ignored_bits_in(&inst, 0, short), 1 << 11);
+    // Each syntax's text assembles to what it shows; the short one leaves the bit clear.
+    assert_eq!(isa.parse("ld u133, 3", 0).unwrap(), inst);
+    let back = isa.parse_in("ld u5, 3", 0, short).unwrap();
+    assert_eq!(back.bits, inst.bits & !(1 << 11));
 }
 
 /// Every construct the precomputed decoder (decision trees and tabulated

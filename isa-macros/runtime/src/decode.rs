@@ -306,14 +306,29 @@ impl Isa {
         Some(env.field(&path, idx))
     }
 
-    /// Bits of `inst` that its text does not represent: don't-care bits of the
-    /// encoding and of every operand, and the `ignore` bits of the cases chosen.
+    /// Bits of `inst` that its text does not represent in any syntax:
+    /// don't-care bits of the encoding and of every operand, and the `ignore`
+    /// bits of the cases chosen (those not limited to some syntaxes).
     pub fn ignored_bits(&self, inst: &Inst, gen_: u32) -> Bits {
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        self.ignored_in(inst.bits, gen_, &mut path, 0)
+        self.ignored_in(inst.bits, gen_, None, &mut path, 0)
     }
 
-    fn ignored_in(&self, bits: Bits, gen_: u32, path: &mut [Step; MAX_DEPTH], depth: usize) -> Bits {
+    /// Bits of `inst` that its text in syntax `syntax` does not represent:
+    /// [`Isa::ignored_bits`] and the `ignore` bits limited to that syntax.
+    pub fn ignored_bits_in(&self, inst: &Inst, gen_: u32, syntax: u16) -> Bits {
+        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
+        self.ignored_in(inst.bits, gen_, Some(syntax), &mut path, 0)
+    }
+
+    fn ignored_in(
+        &self,
+        bits: Bits,
+        gen_: u32,
+        syntax: Option<u16>,
+        path: &mut [Step; MAX_DEPTH],
+        depth: usize,
+    ) -> Bits {
         let mut env = Env { isa: self, bits, gen_, read: 0 };
         let case = self.select_case(&mut env, &mut path[..], depth, 0);
         path[depth].case = case;
@@ -322,6 +337,14 @@ impl Isa {
         let mut local = leaf.dontcare;
         let default = (leaf.cases.len() - 1) as u16;
         for ig in leaf.ignore {
+            let in_syntax = match syntax {
+                _ if ig.syntaxes == 0 => true,
+                Some(s) => ig.syntaxes & (1 << s) != 0,
+                None => false,
+            };
+            if !in_syntax {
+                continue;
+            }
             let holds = match ig.when {
                 None => true,
                 Some(e) => {
@@ -342,7 +365,7 @@ impl Isa {
                 break;
             }
             if self.pick_leaf(&mut env, &mut path[..], depth + 1, group, at, fi as u16).is_some() {
-                out |= self.ignored_in(bits, gen_, path, depth + 1);
+                out |= self.ignored_in(bits, gen_, syntax, path, depth + 1);
             }
         }
         out

@@ -323,7 +323,7 @@ impl<'a> Parser<'a> {
                 }
                 st.bind_field(&at, ranges, (n as u128) & mask_of(0, width))
             }
-            Src::Expr(e) if let Some((target, k)) = self.shifted(path, e) => {
+            Src::Expr(e) if let Some((target, k)) = self.shifted(path, field, e) => {
                 // `F << k`: the text's value, shifted back, is F's bits (an
                 // offset counted in bytes stored in units of 2^k bytes).
                 let n: i128 = match v {
@@ -367,13 +367,24 @@ impl<'a> Parser<'a> {
     }
 
     /// If `e` is `F << k` for a bit field `F` of the leaf at the end of `path`
-    /// (a constant `k` from 1 to 63): `F` and `k`. Such a derived field is
+    /// (a constant `k` from 1 to 63), or `F` itself (`k` = 0: the same bits
+    /// shown with another type): `F` and `k`. Such a derived field is
     /// assembled by binding `F` directly, however wide it is.
-    fn shifted(&self, path: &[Step], e: Expr) -> Option<(&'static Field, u32)> {
-        let &[Op::Field(f), Op::Lit(k), Op::Bin(BinOp::Shl)] = e else { return None };
+    fn shifted(&self, path: &[Step], field: &Field, e: Expr) -> Option<(&'static Field, u32)> {
+        let (f, k) = match *e {
+            [Op::Field(f), Op::Lit(k), Op::Bin(BinOp::Shl)] if (1..64).contains(&k) => (f, k),
+            // Only a number shown another way (`offset` for an `int`): a flag
+            // or a name over a wider field stays a constraint.
+            [Op::Field(f)]
+                if matches!(field.ty, Ty::Int | Ty::Uint | Ty::Offset | Ty::UOffset | Ty::Hex | Ty::HexLit) =>
+            {
+                (f, 0)
+            }
+            _ => return None,
+        };
         let step = path.last()?;
         let target = self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields.get(f as usize)?;
-        (matches!(target.src, Src::Bits(_)) && (1..64).contains(&k)).then_some((target, k as u32))
+        matches!(target.src, Src::Bits(_)).then_some((target, k as u32))
     }
 
     /// If field `idx` of the leaf at the end of `path` is a param whose value is

@@ -181,6 +181,9 @@ pub struct Case {
 pub struct Ignore {
     pub when: Option<Expr>,
     pub mask: crate::Bits,
+    /// The syntaxes whose text leaves these bits out, one bit per syntax
+    /// index; 0 for all.
+    pub syntaxes: u32,
 }
 
 /// A piece of a template.
