@@ -30,6 +30,9 @@ use isa_specs::gcn::ISA;
 /// Two instructions llvm-mc prints unambiguously, put before every sample so
 /// that its answer for each sample can be found even when it rejects one
 /// (llvm-mc then skips a dword and may decode the rest as something else).
+/// A third dword, another `s_nop 0`, goes before them as padding: what is left
+/// of a rejected 64-bit word may take one more dword with it, and then eats
+/// the padding rather than a marker.
 const MARKERS: [(&str, &str); 2] = [("0x00,0x00,0x80,0xbf", "s_nop 0"), ("0x01,0x00,0x80,0xbf", "s_nop 1")];
 
 fn samples_per_opcode() -> u32 {
@@ -42,21 +45,30 @@ fn byte_list(bits: u128, len: usize) -> String {
 
 /// Disassembles `words` with llvm-mc: for each, its text, `None` where it
 /// rejected the encoding, or everything it printed instead. Words go in
-/// batches of a few hundred per process; a batch whose alignment a rejected
-/// word broke is run again one word per process.
+/// batches of a thousand per process; a batch whose alignment a rejected word
+/// broke is halved until the halves come out right (one word per process at
+/// worst).
 fn llvm_disassemble(mc: &str, cpu: &str, words: &[(u128, usize)]) -> Vec<Option<String>> {
-    let mut out = Vec::new();
-    for chunk in words.chunks(500) {
-        match llvm_disassemble_batch(mc, cpu, chunk) {
-            Some(answers) => out.extend(answers),
-            None => {
-                for &(bits, len) in chunk {
-                    out.push(llvm_disassemble_one(mc, cpu, bits, len));
-                }
-            }
-        }
+    let mut out = Vec::with_capacity(words.len());
+    for chunk in words.chunks(1000) {
+        disassemble_chunk(mc, cpu, chunk, &mut out);
     }
     out
+}
+
+fn disassemble_chunk(mc: &str, cpu: &str, chunk: &[(u128, usize)], out: &mut Vec<Option<String>>) {
+    if let [(bits, len)] = chunk {
+        out.push(llvm_disassemble_one(mc, cpu, *bits, *len));
+        return;
+    }
+    match llvm_disassemble_batch(mc, cpu, chunk) {
+        Some(answers) => out.extend(answers),
+        None => {
+            let (a, b) = chunk.split_at(chunk.len() / 2);
+            disassemble_chunk(mc, cpu, a, out);
+            disassemble_chunk(mc, cpu, b, out);
+        }
+    }
 }
 
 /// One word in its own process: rejected if llvm-mc warns about its line.
@@ -81,7 +93,7 @@ fn marked_invalid(text: &str) -> bool {
 fn llvm_disassemble_batch(mc: &str, cpu: &str, words: &[(u128, usize)]) -> Option<Vec<Option<String>>> {
     let mut input = String::new();
     for &(bits, len) in words.iter().chain([(0, 0)].iter()) {
-        for m in MARKERS {
+        for m in [MARKERS[0], MARKERS[0], MARKERS[1]] {
             input.push_str(m.0);
             input.push('\n');
         }
@@ -108,10 +120,12 @@ fn llvm_disassemble_batch(mc: &str, cpu: &str, words: &[(u128, usize)]) -> Optio
             while end < lines.len() && !(lines[end] == MARKERS[0].1 && lines.get(end + 1) == Some(&MARKERS[1].1)) {
                 end += 1;
             }
-            answers.push(match &lines[start..end] {
-                [] => None,
-                parts => Some(parts.join(" | ")),
-            });
+            // The next word's padding, unless a rejected word ate it.
+            let parts = match &lines[start..end] {
+                [rest @ .., last] if *last == MARKERS[0].1 => rest,
+                parts => parts,
+            };
+            answers.push((!parts.is_empty()).then(|| parts.join(" | ")));
             i = end;
         } else {
             i += 1;
@@ -123,9 +137,9 @@ fn llvm_disassemble_batch(mc: &str, cpu: &str, words: &[(u128, usize)]) -> Optio
         return None;
     }
     answers.pop();
-    // Word k is on input line 3k + 3, after its two marker lines.
+    // Word k is on input line 4k + 4, after its padding and marker lines.
     for (k, a) in answers.iter_mut().enumerate() {
-        if rejected.contains(&(3 * k + 3)) {
+        if rejected.contains(&(4 * k + 4)) {
             *a = None;
         }
     }
