@@ -217,8 +217,7 @@ fn family(bits: u128, gen_: u32) -> &'static str {
 /// so it has no answer to compare with. The spec refuses both.
 fn reserved_sdwa(bits: u128) -> bool {
     let d1 = (bits >> 32) as u32;
-    family(bits, 8) == "SDWA"
-        && [(8, 7), (16, 7), (24, 7)].iter().any(|&(lo, m)| (d1 >> lo) & m == 7)
+    family(bits, 8) == "SDWA" && [(8, 7), (16, 7), (24, 7)].iter().any(|&(lo, m)| (d1 >> lo) & m == 7)
         || family(bits, 8) == "SDWA" && (d1 >> 11) & 3 == 3
 }
 

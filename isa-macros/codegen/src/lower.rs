@@ -1418,9 +1418,8 @@ impl<'b> Ctx<'_, 'b> {
                     chars.next();
                     lit.push('}');
                 }
-                '{' if text[i..].starts_with("{?") && text[i + 2..].find('{').is_some_and(|o| {
-                    text[i + 2..].find('}').is_some_and(|c| o < c)
-                }) =>
+                '{' if text[i..].starts_with("{?")
+                    && text[i + 2..].find('{').is_some_and(|o| text[i + 2..].find('}').is_some_and(|c| o < c)) =>
                 {
                     // `{?text{FIELD}}`: optional text and one field.
                     let inner = &text[i + 2..];

@@ -105,6 +105,15 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A rule the text breaks: at the same place, a better explanation than
+    /// an alternative reading that did not fit.
+    fn fail_rule(&mut self, pos: usize, msg: String) {
+        if pos >= self.best_pos || self.best_msg.is_empty() {
+            self.best_pos = pos;
+            self.best_msg = msg;
+        }
+    }
+
     fn rest(&self, pos: usize) -> &'a str {
         self.text.get(pos..).unwrap_or("")
     }
@@ -886,7 +895,7 @@ impl Isa {
                         Ok(inst) if inst.leaf == leaf && inst.bits == st.bits => {
                             match p.isa.validate(&inst, p.gen_).first() {
                                 Some(rule) => {
-                                    p.fail(end, || rule.to_string());
+                                    p.fail_rule(end, rule.to_string());
                                     false
                                 }
                                 None => {
