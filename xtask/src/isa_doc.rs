@@ -453,6 +453,9 @@ fn template_with(case: &Case, name: &str) -> String {
             Tok::Opt(o) => {
                 let _ = write!(t, "{{?{o}}}");
             }
+            Tok::OptField(o, i, _) => {
+                let _ = write!(t, "{{?{o}{{{}}}}}", case.fields.get(*i as usize).map_or("?", |f| f.name));
+            }
             // The mnemonic column prints as one space unless padding.
             Tok::Column => t.push(' '),
         }

@@ -6,10 +6,12 @@
 //! schema line of every spec file — through `isa-codegen`, the library the
 //! `isa!` and `abi!` macros use, so the docs describe exactly what compiles.
 //! `regen --check` writes nothing and lists what is stale. `new-target`
-//! scaffolds a target folder.
+//! scaffolds a target folder. `fuzz-gcn` runs the long mode of the GCN
+//! differential tests against llvm-mc.
 
 pub mod abi_doc;
 pub mod diagram;
+pub mod fuzz_gcn;
 pub mod isa_doc;
 pub mod markdown;
 pub mod new_target;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use xtask::{Error, new_target, regen};
+use xtask::{Error, fuzz_gcn, new_target, regen};
 
 const HELP: &str = "\
 cargo xtask: developer tasks
@@ -13,6 +13,9 @@ USAGE:
                                  and the schema line of each spec from the YAML specs
     cargo xtask regen --check    write nothing; fail listing the files that are stale
     cargo xtask new-target NAME  scaffold isa-specs/NAME/ with a starting spec
+    cargo xtask fuzz-gcn --count N [--seed S]
+                                 the long GCN differential test against llvm-mc:
+                                 N samples per encoding family in each mode
 ";
 
 /// The workspace root: the parent of this crate's folder.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
             println!("next: edit it, then run `cargo xtask regen` to wire it in");
             true
         }),
+        ["fuzz-gcn", rest @ ..] => fuzz_gcn::parse_args(rest).and_then(|o| fuzz_gcn::run(&root, &o)),
         ["help"] | ["--help"] | ["-h"] => {
             print!("{HELP}");
             Ok(true)

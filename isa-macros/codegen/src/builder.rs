@@ -432,7 +432,16 @@ impl Planner<'_> {
         let mut pending: Option<String> = None;
         // Whether the operand between the last comma and here is given.
         let mut chunk_has_operand = false;
-        for tok in case.display_in(0) {
+        // An optional field (`{? dst_sel:{DST_SEL}}`) is its text and the field.
+        let toks: Vec<Tok> = case
+            .display_in(0)
+            .iter()
+            .flat_map(|t| match *t {
+                Tok::OptField(s, i, _) => vec![Tok::Lit(s), Tok::Field(i)],
+                t => vec![t],
+            })
+            .collect();
+        for tok in &toks {
             match *tok {
                 Tok::Name => {
                     seen_name = true;
@@ -452,6 +461,7 @@ impl Planner<'_> {
                     }
                     template.push(Piece::Text(s.to_string()));
                 }
+                Tok::OptField(..) => {} // expanded above
                 Tok::Column => {
                     after_name |= seen_name;
                     template.push(Piece::Text(" ".to_string()));

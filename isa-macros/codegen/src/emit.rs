@@ -210,6 +210,10 @@ impl Emit for Tok {
                 let s = s.emit();
                 quote!(::isa_runtime::Tok::Opt(#s))
             }
+            Tok::OptField(s, i, d) => {
+                let (s, i, d) = (s.emit(), i.emit(), d.emit());
+                quote!(::isa_runtime::Tok::OptField(#s, #i, #d))
+            }
         }
     }
 }

@@ -1424,6 +1424,41 @@ impl<'b> Ctx<'_, 'b> {
                     chars.next();
                     lit.push('}');
                 }
+                '{' if text[i..].starts_with("{?")
+                    && text[i + 2..].find('{').is_some_and(|o| text[i + 2..].find('}').is_some_and(|c| o < c)) =>
+                {
+                    // `{?text{FIELD}}`: optional text and one field.
+                    let inner = &text[i + 2..];
+                    let (Some(open), Some(close)) = (inner.find('{'), inner.find("}}")) else {
+                        self.d.err(&at, format!("template \"{text}\" has an unclosed `{{?`"));
+                        break;
+                    };
+                    let (lead, name) = (&inner[..open], &inner[open + 1..close]);
+                    while chars.peek().is_some_and(|x| x.0 < i + 2 + close + 2) {
+                        chars.next();
+                    }
+                    if !lit.is_empty() {
+                        toks.push(Tok::Lit(leak_str(&std::mem::take(&mut lit))));
+                    }
+                    match defs.iter().position(|d| d.name == name) {
+                        Some(idx) => match defs[idx].spec.and_then(|s| s.default.as_ref()) {
+                            Some(dv) => toks.push(Tok::OptField(leak_str(lead), idx as u16, dv.value)),
+                            None => self.d.err(
+                                &at,
+                                format!(
+                                    "field `{name}` is optional in \"{text}\" and needs a `default:` (its value when the text leaves it out)"
+                                ),
+                            ),
+                        },
+                        None => {
+                            let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+                            self.d.push(
+                                Diagnostic::new(at.clone(), format!("template names unknown field `{name}`"))
+                                    .note(format!("fields here: {}", names.join(", "))),
+                            );
+                        }
+                    }
+                }
                 '{' => {
                     let Some(end) = text[i..].find('}') else {
                         self.d.err(&at, format!("template \"{text}\" has an unclosed `{{`"));

@@ -168,6 +168,9 @@ pub struct FieldSpec {
     pub display: Option<S<String>>,
     /// For a bitset-typed field: the values its params take.
     pub params: Option<IndexMap<S<String>, S<ExprText>>>,
+    /// The value the assembler gives the field when the text leaves out the
+    /// optional part of a template that shows it (`{? dst_sel:{DST_SEL}}`).
+    pub default: Option<S<i64>>,
     pub doc: Option<S<String>>,
 }
 

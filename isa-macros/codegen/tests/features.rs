@@ -278,6 +278,60 @@ fn accepted_text_assembles_but_never_prints() {
     assert_eq!(isa.assemble("ld2 r5", 0).unwrap(), (0x8105, 16));
 }
 
+/// Optional controls with defaults (GCN's SDWA), in a form that outranks the
+/// plain one for decoding but is listed after it.
+const OPTIONAL: &str = r#"
+isa: optional
+instruction: op
+bitsets:
+  op:
+    size: 16
+  plain:
+    extends: op
+    fields: {OPC: {bits: 12..15, type: uint}, A: {bits: 0..7, type: uint}, B: {bits: 8..11, type: uint}}
+    display: "{NAME} r{A}, {B}"
+  wide:
+    extends: op
+    priority: 1
+    pattern: {0..7: "11111001"}
+    fields:
+      OPC: {bits: 12..15, type: uint}
+      SEL: {bits: 8..9, type: sel, default: 2}
+      MASK: {bits: 10..11, type: hex, default: 3}
+    display: "{NAME}{?_w}{? sel:{SEL}}{? mask:0x{MASK}}"
+instructions:
+  - {extends: plain, field: OPC, derive: [{extends: wide, offset: 0, tag: w}], opcodes: {mov: 1}}
+enums:
+  sel: {0: LO, 1: HI, 2: ALL}
+"#;
+
+#[test]
+fn optional_fields_take_their_default() {
+    let isa = load("optional", OPTIONAL);
+    assert_eq!(isa.print(&isa.decode(0x1af9, 0).unwrap(), 0), "mov_w sel:ALL mask:0x2");
+    assert_eq!(isa.assemble("mov_w sel:ALL mask:0x2", 0).unwrap(), (0x1af9, 16));
+    // Left out: the defaults, ALL (2) and 3.
+    assert_eq!(isa.assemble("mov_w", 0).unwrap(), (0x1ef9, 16));
+    assert_eq!(isa.assemble("mov sel:LO", 0).unwrap(), (0x1cf9, 16));
+    assert_eq!(isa.assemble("mov_w mask:0x0", 0).unwrap(), (0x12f9, 16));
+    // Out of order is not read.
+    assert!(isa.assemble("mov mask:0x0 sel:LO", 0).is_err());
+    // The plain form is listed first, so its text picks it although the
+    // wide form decodes first.
+    assert_eq!(isa.assemble("mov r5, 2", 0).unwrap(), (0x1205, 16));
+}
+
+#[test]
+fn an_optional_field_needs_a_default() {
+    let dir = std::env::temp_dir().join(format!("isagen-features-{}-nodefault", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("isa.yaml");
+    std::fs::write(&path, OPTIONAL.replace(", default: 2}", "}")).unwrap();
+    let Err(d) = isa_codegen::load(&path) else { panic!("loads without a default") };
+    let text: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+    assert!(text.iter().any(|t| t.contains("field `SEL` is optional") && t.contains("needs a `default:`")), "{text:?}");
+}
+
 /// One mnemonic in two formats of disjoint generations (GCN's SMRD and SMEM):
 /// `@tag` keys the rows apart and is not printed.
 const TAGGED: &str = r#"

@@ -105,6 +105,15 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A rule the text breaks: at the same place, a better explanation than
+    /// an alternative reading that did not fit.
+    fn fail_rule(&mut self, pos: usize, msg: String) {
+        if pos >= self.best_pos || self.best_msg.is_empty() {
+            self.best_pos = pos;
+            self.best_msg = msg;
+        }
+    }
+
     fn rest(&self, pos: usize) -> &'a str {
         self.text.get(pos..).unwrap_or("")
     }
@@ -163,25 +172,55 @@ impl<'a> Parser<'a> {
                 Some(p) => self.seq(path, rest, p, st, k),
                 None => false,
             },
-            Tok::Field(i) => {
-                let field = &leaf.cases[step.case as usize].fields[i as usize];
-                if let Ty::Group { group, .. } = field.ty {
-                    return self.group(path, i, field, group, rest, pos, st, k);
-                }
-                let alts = self.scan(field, pos);
-                if alts.is_empty() {
-                    self.fail(pos, || expected_value(self.isa, field));
-                }
-                for (p, v) in alts {
+            Tok::Field(i) => self.field(path, i, rest, pos, st, k),
+            Tok::OptField(s, i, default) => {
+                // Written out: the text, then the field as usual.
+                if let Some(p) = self.lit(pos, s) {
                     let snap = st.save();
-                    if self.bind(path, i, field, v, st, pos) && self.seq(path, rest, p, st, k) {
+                    if self.field(path, i, rest, p, st, &mut *k) {
                         return true;
                     }
                     st.restore(snap);
                 }
+                // Left out: the field takes its default.
+                let field = &leaf.cases[step.case as usize].fields[i as usize];
+                let snap = st.save();
+                if self.bind(path, i, field, Val::Num(default), st, pos) && self.seq(path, rest, pos, st, k) {
+                    return true;
+                }
+                st.restore(snap);
                 false
             }
         }
+    }
+
+    /// Reads field `i` of the leaf at the end of `path` at `pos`, then `rest`.
+    fn field(
+        &mut self,
+        path: &mut Vec<Step>,
+        i: u16,
+        rest: &'static [Tok],
+        pos: usize,
+        st: &mut St,
+        k: Cont<'_, 'a>,
+    ) -> bool {
+        let Some(&step) = path.last() else { return false };
+        let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[i as usize];
+        if let Ty::Group { group, .. } = field.ty {
+            return self.group(path, i, field, group, rest, pos, st, k);
+        }
+        let alts = self.scan(field, pos);
+        if alts.is_empty() {
+            self.fail(pos, || expected_value(self.isa, field));
+        }
+        for (p, v) in alts {
+            let snap = st.save();
+            if self.bind(path, i, field, v, st, pos) && self.seq(path, rest, p, st, k) {
+                return true;
+            }
+            st.restore(snap);
+        }
+        false
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -826,7 +865,11 @@ impl Isa {
         let text = text.trim();
         let mut p = Parser { isa: self, text, gen_, syntax, best_pos: 0, best_msg: String::new() };
         let mut found: Option<Inst> = None;
-        for leaf in self.instructions(gen_) {
+        // Spec order, not the decoder's priority order: a form listed first
+        // (the shorter one) wins when the text fits several.
+        let mut order: Vec<u16> = self.instructions(gen_).collect();
+        order.sort_unstable();
+        for leaf in order {
             let l = &self.leaves[leaf as usize];
             // A leaf whose every template writes its name cannot match text
             // without that name: a cheap filter before any backtracking.
@@ -863,7 +906,7 @@ impl Isa {
                         Ok(inst) if inst.leaf == leaf && inst.bits == st.bits => {
                             match p.isa.validate(&inst, p.gen_).first() {
                                 Some(rule) => {
-                                    p.fail(end, || rule.to_string());
+                                    p.fail_rule(end, rule.to_string());
                                     false
                                 }
                                 None => {

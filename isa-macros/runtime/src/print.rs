@@ -72,6 +72,10 @@ impl Isa {
                     out.extend(std::iter::repeat_n(' ', line.column.saturating_sub(used) + 1));
                 }
                 Tok::Field(i) => self.print_field(env, path, depth, case, i, out, line),
+                Tok::OptField(s, i, _) => {
+                    out.push_str(s);
+                    self.print_field(env, path, depth, case, i, out, line);
+                }
             }
         }
     }

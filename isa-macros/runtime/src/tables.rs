@@ -98,7 +98,9 @@ pub struct Group {
     pub name: &'static str,
     /// Width of the encodings in bits (the longest, for variable-length groups).
     pub bits: u32,
-    /// Indices into [`Isa::leaves`], in spec order.
+    /// Indices into [`Isa::leaves`], in decoding order: higher priority
+    /// first, spec order among equals. A group's leaves are contiguous in
+    /// [`Isa::leaves`], in spec order.
     pub leaves: &'static [u16],
     /// Values the enclosing field passes in (`params:` in the spec).
     pub params: &'static [Param],
@@ -197,6 +199,10 @@ pub enum Tok {
     Name,
     /// Literal text the printer writes and the assembler may omit (`{?_e32}`).
     Opt(&'static str),
+    /// Literal text and the field with this index, which the printer writes
+    /// and the assembler may omit together (`{? dst_sel:{DST_SEL}}`); left
+    /// out, the field takes the value given last (its `default:`).
+    OptField(&'static str, u16, i64),
     /// The mnemonic column (`{|}`): one space, or, when padding, spaces up to
     /// the syntax's column and one more. The assembler reads any white space.
     Column,
