@@ -433,15 +433,17 @@ impl Planner<'_> {
         // Whether the operand between the last comma and here is given.
         let mut chunk_has_operand = false;
         // An optional field (`{? dst_sel:{DST_SEL}}`) is its text and the field.
-        let toks: Vec<Tok> = case
+        // Such a field is never the operand a chunk lacks: it is an option
+        // whatever its type.
+        let toks: Vec<(Tok, bool)> = case
             .display_in(0)
             .iter()
             .flat_map(|t| match *t {
-                Tok::OptField(s, i, _) => vec![Tok::Lit(s), Tok::Field(i)],
-                t => vec![t],
+                Tok::OptField(s, i, _) => vec![(Tok::Lit(s), false), (Tok::Field(i), true)],
+                t => vec![(t, false)],
             })
             .collect();
-        for tok in &toks {
+        for &(ref tok, optional) in &toks {
             match *tok {
                 Tok::Name => {
                     seen_name = true;
@@ -496,6 +498,7 @@ impl Planner<'_> {
                     match (f.src, f.ty) {
                         (Src::Bits(r), ty)
                             if after_name
+                                && !optional
                                 && !chunk_has_operand
                                 && (numbered
                                     || matches!(
@@ -522,7 +525,12 @@ impl Planner<'_> {
                             // In an operand's place, a field that is no operand
                             // (`({TYPE})` before a destination) is an option,
                             // as long as the operand follows.
-                            if after_name && !chunk_has_operand && !matches!(ty, Ty::Bool { .. }) && pending.is_none() {
+                            if after_name
+                                && !optional
+                                && !chunk_has_operand
+                                && !matches!(ty, Ty::Bool { .. })
+                                && pending.is_none()
+                            {
                                 let t = type_name(self.isa, ty).unwrap_or("?");
                                 pending =
                                     Some(format!("operand {} (type `{t}`) has no operand type in `builder:`", f.name));
