@@ -97,6 +97,23 @@ mod gcn {
     }
 
     #[test]
+    fn sdwa_and_dpp_match_llvm() {
+        let sdwa = "v_add_f32_sdwa v0, -|v0|, -v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:BYTE_2";
+        let got = one(|b| {
+            b.v_add_f32_sdwa_to(vgpr::<0>(), SdwaSrc::from(vgpr::<0>()).neg().abs(), SdwaSrc::from(vgpr::<0>()).neg())
+                .dst_unused(values::SdwaUnused::UnusedPad)
+                .src0_sel(values::SdwaSel::Word1)
+                .src1_sel(values::SdwaSel::Byte2);
+        });
+        assert_eq!(hex(&got), hex(&gcn_bytes("tonga", sdwa)), "{sdwa}");
+        let dpp = "v_mov_b32_dpp v0, v0 row_shl:1 row_mask:0xf bank_mask:0xf";
+        let got = one(|b| {
+            b.v_mov_b32_dpp_to(vgpr::<0>(), vgpr::<0>(), "row_shl:1");
+        });
+        assert_eq!(hex(&got), hex(&gcn_bytes("tonga", dpp)), "{dpp}");
+    }
+
+    #[test]
     fn gfx6_has_its_own_scalar_loads() {
         let mut b = Shader::<Gfx6>::new();
         b.s_load_dword_to(sgpr::<1>(), sgprs::<2, 2>(), 0xfc);
@@ -179,6 +196,7 @@ mod ir3 {
 
 mod agx {
     use isa_specs::agx::build::*;
+    use isa_specs::runtime::imm;
 
     use super::*;
 
@@ -198,6 +216,48 @@ mod agx {
             ("ffma r4, r3, u8, u6", {
                 let mut b = Shader::new();
                 b.ffma_to(full::<4>(), full::<3>(), uniform::<8>(), uniform::<6>());
+                b
+            }),
+        ];
+        for (text, b) in cases {
+            let got = bytes(&b.encode().expect("encodes"));
+            assert_eq!(hex(&got), hex_of("agx/mesa-cases.yaml", text, None), "{text}");
+        }
+    }
+
+    /// A 32-bit device load with the bits Mesa's short form implies (the
+    /// full form spells them: 1, 0, 1, 0, 0).
+    fn load<const N: usize>(
+        d: Reg<Full, N>,
+        base: impl Into<MemBase>,
+        index: impl Into<MemIdx>,
+        mask: values::MaskMesa,
+    ) -> Shader<Base> {
+        let mut b = Shader::new();
+        let (i32_, a) = (values::FormatMesa::I32, values::Slot::A);
+        b.load_to(d, base, index, i32_, mask, a, imm!(1), imm!(0), imm!(1), imm!(0), imm!(0));
+        b
+    }
+
+    /// Memory and varyings: register groups written `r0_r1_r2`, 64-bit bases,
+    /// varyings from a register or an immediate.
+    #[test]
+    fn memory_and_varyings_match_mesa() {
+        let cases: Vec<(&str, Shader<Base>)> = vec![
+            ("load r0_r1_r2, du52, 4, i32, xyz, a", load(fulls::<0, 3>(), uniform64::<26>(), 4, values::MaskMesa::Xyz)),
+            ("load r2_r3, dr2, 4, i32, xy, a", load(fulls::<2, 2>(), double::<1>(), 4, values::MaskMesa::Xy)),
+            (
+                "load r6_r7, du54, r6, i32, xy, a",
+                load(fulls::<6, 2>(), uniform64::<27>(), full::<6>(), values::MaskMesa::Xy),
+            ),
+            ("st_var r1, r3l", {
+                let mut b = Shader::new();
+                b.st_var(full::<1>(), half::<6>(), imm!(1));
+                b
+            }),
+            ("st_var r9, 1", {
+                let mut b = Shader::new();
+                b.st_var(full::<9>(), 1, imm!(1));
                 b
             }),
         ];

@@ -131,6 +131,9 @@ pub struct Opt {
     pub imm: Option<usize>,
     /// The enum of its values, when the field is one (`.type_(Type::U32)`).
     pub values: Option<u16>,
+    /// Its value when not set: the field's `default:` where the template
+    /// shows it optionally, else zero.
+    pub default: i64,
 }
 
 /// One builder method.
@@ -435,15 +438,16 @@ impl Planner<'_> {
         // An optional field (`{? dst_sel:{DST_SEL}}`) is its text and the field.
         // Such a field is never the operand a chunk lacks: it is an option
         // whatever its type.
-        let toks: Vec<(Tok, bool)> = case
+        let toks: Vec<(Tok, Option<i64>)> = case
             .display_in(0)
             .iter()
             .flat_map(|t| match *t {
-                Tok::OptField(s, i, _) => vec![(Tok::Lit(s), false), (Tok::Field(i), true)],
-                t => vec![(t, false)],
+                Tok::OptField(s, i, default) => vec![(Tok::Lit(s), None), (Tok::Field(i), Some(default))],
+                t => vec![(t, None)],
             })
             .collect();
-        for &(ref tok, optional) in &toks {
+        for &(ref tok, default) in &toks {
+            let optional = default.is_some();
             match *tok {
                 Tok::Name => {
                     seen_name = true;
@@ -538,7 +542,13 @@ impl Planner<'_> {
                             let imm = (!matches!(ty, Ty::Bool { .. })).then(|| self.imm(f, width_of(r)));
                             template.push(Piece::Option(options.len() as u8));
                             let values = if let Ty::Enum(e) = ty { Some(e) } else { None };
-                            options.push(Opt { set: f.name.to_string(), show: f.name.to_string(), imm, values });
+                            options.push(Opt {
+                                set: f.name.to_string(),
+                                show: f.name.to_string(),
+                                imm,
+                                values,
+                                default: default.unwrap_or(0),
+                            });
                         }
                         (Src::Expr([Op::Field(j)]), Ty::Bool { .. })
                             if matches!(case.fields[*j as usize].src, Src::Bits(_)) =>
@@ -554,6 +564,7 @@ impl Planner<'_> {
                                     show: f.name.to_string(),
                                     imm,
                                     values: None,
+                                    default: 0,
                                 });
                                 options.len() - 1
                             });
@@ -563,6 +574,21 @@ impl Planner<'_> {
                         // fixed text.
                         (Src::Expr(e), ty) if let Some(text) = self.fixed_text(l, case, e, ty) => {
                             template.push(Piece::Text(text));
+                        }
+                        // Derived, of a `values:` type (a condition shown by
+                        // name, held in bits split across the word): a value
+                        // operand; the assembler inverts the derivation.
+                        (Src::Expr(_), Ty::Enum(e)) if numbered && after_name && !optional && !chunk_has_operand => {
+                            let n = params.len() as u8;
+                            params.push(Param {
+                                name: ident_name(f.name),
+                                field: f.name.to_string(),
+                                ty: ParamTy::Value { e },
+                                write: false,
+                            });
+                            template.push(Piece::Operand { n, write: false });
+                            chunk_has_operand = true;
+                            pending = None;
                         }
                         // Derived: what the operands' text implies (`h` of a
                         // half register) - as long as an operand follows.
@@ -1069,10 +1095,13 @@ fn emit_kind(k: &Kind, machine: &Machine, class_ident: &dyn Fn(u16) -> proc_macr
             }
         }
     });
-    let mods = k.modifiers.iter().map(|(name, t)| {
+    // Modifiers apply in the order the spec lists them, whatever the order
+    // of the calls: the first listed is written innermost.
+    let mods = k.modifiers.iter().enumerate().map(|(rank, (name, t))| {
         let m = format_ident!("{}", ident_name(name));
         let d = format!(" The operand with `{name}` (written `{t}`).");
-        quote!(#[doc = #d] pub fn #m(self) -> Self { #id(self.0.with(#t)) })
+        let rank = Literal::u8_unsuffixed(rank as u8);
+        quote!(#[doc = #d] pub fn #m(self) -> Self { #id(self.0.with(#rank, #t)) })
     });
     quote! {
         #[doc = #doc]
@@ -1165,12 +1194,12 @@ fn emit_method(
         }
     });
     let option_fields = m.options.iter().map(|o| {
-        let (s, w) = (&o.set, &o.show);
-        quote!((#s, #w))
+        let (s, w, d) = (&o.set, &o.show, o.default);
+        quote!((#s, #w, #d))
     });
     let statics = quote! {
         static TEMPLATE: &[::isa_runtime::build::Piece] = &[#(#pieces),*];
-        static OPTIONS: &[(&str, &str)] = &[#(#option_fields),*];
+        static OPTIONS: &[(&str, &str, i64)] = &[#(#option_fields),*];
     };
     // Docs: mnemonic, encoding, operands, latency class, generations.
     let sched = leaf.sched.map_or("none".to_string(), |s| isa.sched_classes[s as usize].name.to_string());

@@ -72,6 +72,7 @@ pub struct RegClassSpec {
     pub align: Option<IndexMap<S<u32>, S<u32>>>,
     pub syntax: S<String>,
     pub range_syntax: Option<S<String>>,
+    pub join: Option<S<String>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -364,6 +365,7 @@ impl Ctx<'_, '_> {
                 align: leak(align),
                 syntax,
                 range_syntax,
+                join: s.join.as_ref().map_or("", |j| leak_str(&j.value)),
             });
         }
         leak(out)
@@ -627,9 +629,10 @@ impl Emit for RegClass {
         let (n, d, f, u, c) =
             (self.name.emit(), self.doc.emit(), self.file.emit(), self.units.emit(), self.count.emit());
         let (a, s, r) = (self.align.emit(), self.syntax.emit(), self.range_syntax.emit());
-        let (b, af) = (self.bits.emit(), self.abi_file.emit());
+        let (b, af, j) = (self.bits.emit(), self.abi_file.emit(), self.join.emit());
         quote!(::isa_runtime::machine::RegClass {
-            name: #n, doc: #d, file: #f, units: #u, bits: #b, abi_file: #af, count: #c, align: #a, syntax: #s, range_syntax: #r
+            name: #n, doc: #d, file: #f, units: #u, bits: #b, abi_file: #af, count: #c, align: #a, syntax: #s,
+            range_syntax: #r, join: #j
         })
     }
 }

@@ -200,7 +200,8 @@ pub struct Operand {
     int: &'static str,
     float: &'static str,
     /// Modifier templates applied in order (`-{}`, `|{}|`).
-    mods: Vec<&'static str>,
+    /// Modifiers by rank (their order in the spec) and template.
+    mods: Vec<(u8, &'static str)>,
 }
 
 #[derive(Clone, Debug)]
@@ -232,9 +233,13 @@ impl Operand {
         Operand { kind: OpKind::Text(t), int: "{}", float: "{}", mods: Vec::new() }
     }
 
-    /// The operand with a source modifier (`-{}`) applied around it.
-    pub fn with(mut self, template: &'static str) -> Self {
-        self.mods.push(template);
+    /// The operand with a source modifier (`-{}`) applied around it. Modifiers
+    /// are written in rank order (the lowest innermost) whatever the order
+    /// they are given in; one given twice counts once.
+    pub fn with(mut self, rank: u8, template: &'static str) -> Self {
+        if let Err(at) = self.mods.binary_search_by_key(&rank, |m| m.0) {
+            self.mods.insert(at, (rank, template));
+        }
         self
     }
 
@@ -260,7 +265,7 @@ impl Operand {
             OpKind::Text(t) => t.to_string(),
         };
         let mut s = core;
-        for m in &self.mods {
+        for (_, m) in &self.mods {
             s = m.replacen("{}", &s, 1);
         }
         out.push_str(&s);
@@ -296,7 +301,7 @@ enum Line {
         template: &'static [Piece],
         /// The option fields of the template, by index: the field set, and the
         /// field that shows it.
-        option_fields: &'static [(&'static str, &'static str)],
+        option_fields: &'static [(&'static str, &'static str, i64)],
         operands: Vec<Operand>,
         options: Vec<(u8, i64)>,
     },
@@ -400,7 +405,7 @@ impl Program {
         &mut self,
         leaf: u16,
         template: &'static [Piece],
-        option_fields: &'static [(&'static str, &'static str)],
+        option_fields: &'static [(&'static str, &'static str, i64)],
         operands: Vec<Operand>,
     ) -> usize {
         self.lines.push(Line::Inst { leaf, template, option_fields, operands, options: Vec::new() });
@@ -426,11 +431,13 @@ impl Program {
             match *piece {
                 Piece::Text(t) => s.push_str(t),
                 Piece::Operand { n, write } => operands[n as usize].render(self, ir, write, &mut s)?,
-                // An option not set is the field at zero, written as the
-                // printer writes it (nothing for a flag, `.lt` for a condition).
+                // An option not set is the field at its default (zero unless
+                // the template shows it optionally with a `default:`), written
+                // as the printer writes it (nothing for a flag, `.lt` for a
+                // condition).
                 Piece::Option(o) => {
-                    let v = options.iter().find(|(i, _)| *i == o).map_or(0, |&(_, v)| v);
-                    let (field, show) = option_fields[o as usize];
+                    let (field, show, default) = option_fields[o as usize];
+                    let v = options.iter().find(|(i, _)| *i == o).map_or(default, |&(_, v)| v);
                     let t = self.isa.field_text(*leaf, field, v, show, self.gen_).map_err(|reason| {
                         BuildError::Option { mnemonic: self.isa.leaves[*leaf as usize].name, field, value: v, reason }
                     })?;

@@ -72,6 +72,10 @@ pub struct RegClass {
     pub syntax: &'static [SynTok],
     /// How a group of several registers is written; `syntax` when empty.
     pub range_syntax: &'static [SynTok],
+    /// Without `range_syntax`: what separates the names of a group's
+    /// registers, each written with `syntax` (`r0_r1_r2`); when empty, a group
+    /// is written as its first register.
+    pub join: &'static str,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,6 +227,10 @@ impl RegClass {
 
     /// The text of `count` registers starting at register `first`.
     pub fn name(&self, enums: &[Enum], first: u32, count: u32, gen_: u32) -> String {
+        if count > 1 && self.range_syntax.is_empty() && !self.join.is_empty() {
+            let names: Vec<String> = (first..first + count).map(|r| self.name(enums, r, 1, gen_)).collect();
+            return names.join(self.join);
+        }
         let toks = if count > 1 && !self.range_syntax.is_empty() { self.range_syntax } else { self.syntax };
         let vars = [first as i64, (first + count.max(1) - 1) as i64, count as i64];
         let mut s = String::new();
@@ -317,12 +325,16 @@ mod tests {
                 SynTok::Num(&[Op::Field(1)]),
                 SynTok::Lit("]"),
             ],
+            join: "",
         };
         assert_eq!(class.name(&ENUMS, 6, 1, 0), "r1.z");
         assert_eq!(class.name(&ENUMS, 4, 4, 0), "v[4:7]");
         assert_eq!(class.align_of(1), 1);
         assert_eq!(class.align_of(3), 2);
         assert_eq!(class.align_of(8), 4);
+        let joined = RegClass { range_syntax: &[], join: "_", ..class };
+        assert_eq!(joined.name(&ENUMS, 4, 3, 0), "r1.x_r1.y_r1.z");
+        assert_eq!(joined.name(&ENUMS, 4, 1, 0), "r1.x");
     }
 
     #[test]

@@ -93,6 +93,9 @@ struct Parser<'a> {
     gen_: u32,
     /// Index of the syntax being read.
     syntax: u16,
+    /// Whether a template may describe bits an earlier case of its leaf
+    /// matches (see [`add_case_constraints`]).
+    lenient: bool,
     best_pos: usize,
     best_msg: String,
 }
@@ -259,7 +262,7 @@ impl<'a> Parser<'a> {
                     what: What::Form { group, leaf: sub },
                     want: Want::Truthy(true),
                 });
-                add_case_constraints(self.isa, path, st, self.syntax);
+                add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
                 let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
                     let inner = path.pop();
                     let r = p.seq(path, rest, pos2, st, &mut *k);
@@ -680,8 +683,11 @@ enum Val {
 }
 
 /// Records that the leaf at the end of `path` is in the case `path` names: that
-/// case's condition holds and every earlier one fails.
-fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16) {
+/// case's condition holds and, unless `lenient`, every earlier one fails (the
+/// text is the printer's). Leniently, a fuller template may spell bits an
+/// earlier, shorter case prints (`load ..., 1, 0, 1, 0, 0` for what prints as
+/// `load ...`), as assemblers accept spellings their printers do not write.
+fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, lenient: bool) {
     let Some(&step) = path.last() else { return };
     let leaf = &isa.leaves[step.leaf as usize];
     let default = (leaf.cases.len() - 1) as u16;
@@ -694,6 +700,9 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16) {
             continue; // not a view of this syntax: the printer never picks it
         }
         if let Some(e) = case.when {
+            if lenient && j != step.case as usize {
+                continue;
+            }
             let want = Want::Truthy(j == step.case as usize);
             st.cons.push(Con { path: at_default.clone(), what: What::Expr(e), want });
         }
@@ -863,7 +872,29 @@ impl Isa {
     /// [`Isa::syntaxes`]).
     pub fn parse_in(&self, text: &str, gen_: u32, syntax: u16) -> Result<Inst, AsmError> {
         let text = text.trim();
-        let mut p = Parser { isa: self, text, gen_, syntax, best_pos: 0, best_msg: String::new() };
+        let mut p = Parser { isa: self, text, gen_, syntax, lenient: false, best_pos: 0, best_msg: String::new() };
+        if let Some(inst) = self.parse_pass(&mut p) {
+            return Ok(inst);
+        }
+        // Text no case reads as the printer would write it may still spell
+        // valid bits in a fuller form; the strict pass's error stands if not.
+        let mut again = Parser { lenient: true, best_pos: 0, best_msg: String::new(), ..p };
+        if let Some(inst) = self.parse_pass(&mut again) {
+            return Ok(inst);
+        }
+        let message = if p.best_msg.is_empty() || p.best_pos == 0 {
+            let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
+            format!("unknown instruction `{word}`")
+        } else {
+            p.best_msg
+        };
+        Err(AsmError { column: p.best_pos, message })
+    }
+
+    /// One pass over the instructions of `p.gen_` in spec order: the first
+    /// that reads the whole text.
+    fn parse_pass(&self, p: &mut Parser<'_>) -> Option<Inst> {
+        let (text, gen_, syntax) = (p.text, p.gen_, p.syntax);
         let mut found: Option<Inst> = None;
         // Spec order, not the decoder's priority order: a form listed first
         // (the shorter one) wins when the text fits several.
@@ -887,7 +918,7 @@ impl Isa {
                 let top = Step::top(leaf, ci as u16);
                 st.bind_pattern(&top, l.mask, l.value);
                 let mut path = vec![top];
-                add_case_constraints(self, &path, &mut st, syntax);
+                add_case_constraints(self, &path, &mut st, syntax, p.lenient);
                 let ok = p.seq(&mut path, case.display_in(syntax), 0, &mut st, &mut |p, _path, pos, st| {
                     let end = pos + p.rest(pos).len() - p.rest(pos).trim_start().len();
                     if end != p.text.len() {
@@ -922,17 +953,11 @@ impl Isa {
                     }
                 });
                 if ok && let Some(inst) = found {
-                    return Ok(inst);
+                    return Some(inst);
                 }
             }
         }
-        let message = if p.best_msg.is_empty() || p.best_pos == 0 {
-            let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
-            format!("unknown instruction `{word}`")
-        } else {
-            p.best_msg
-        };
-        Err(AsmError { column: p.best_pos, message })
+        None
     }
 
     /// Assembles one line to its bits and width: an instruction, or the target's
