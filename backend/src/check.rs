@@ -50,6 +50,7 @@ pub fn check(t: &Target, code: &[MInst]) -> Vec<Violation> {
     let nsync = t.machine.syncs.len();
     let mut complete: HashMap<(usize, u16), usize> = HashMap::new();
     let mut open: Vec<Vec<(usize, bool)>> = vec![Vec::new(); nsync];
+    let mut out = Vec::new();
     for (i, m) in code.iter().enumerate() {
         let l = m.inst.leaf;
         // What this instruction waits for, read from its bits.
@@ -78,12 +79,40 @@ pub fn check(t: &Target, code: &[MInst]) -> Vec<Violation> {
                         complete.insert((p, s as u16), i);
                     }
                 }
+                SyncKind::Slot { field, wait_field, .. } => {
+                    if Some(l) != t.wait_leaf() {
+                        continue;
+                    }
+                    let slot = isa.field(&m.inst, g, wait_field).unwrap_or(-1);
+                    open[s].retain(|&(p, _)| {
+                        let waited = isa.field(&code[p].inst, g, field).unwrap_or(-2) == slot;
+                        if waited {
+                            complete.insert((p, s as u16), i);
+                        }
+                        !waited
+                    });
+                }
             }
         }
         // What it leaves outstanding.
         let sync = t.sync_of(l);
         let war = t.war_of(l);
         if let Some(s) = sync {
+            if let SyncKind::Slot { field, depth, .. } = t.machine.syncs[s as usize].kind {
+                let slot = isa.field(&m.inst, g, field).unwrap_or(0);
+                let busy =
+                    open[s as usize].iter().filter(|&&(p, _)| isa.field(&code[p].inst, g, field) == Some(slot)).count();
+                if busy >= depth as usize {
+                    out.push(Violation {
+                        index: i,
+                        message: format!(
+                            "`{}` issues into slot {slot} of {}, which already holds {busy} results (at most {depth})",
+                            isa.print(&m.inst, g),
+                            t.machine.syncs[s as usize].name
+                        ),
+                    });
+                }
+            }
             open[s as usize].push((i, t.unordered(l)));
         }
         if let Some(w) = war
@@ -93,7 +122,6 @@ pub fn check(t: &Target, code: &[MInst]) -> Vec<Violation> {
         }
     }
     let done_before = |p: usize, s: u16, i: usize| complete.get(&(p, s)).is_some_and(|&c| c <= i);
-    let mut out = Vec::new();
     // Per unit: last writer, and readers with late reads since then.
     let mut writer: HashMap<(u16, u32), usize> = HashMap::new();
     let mut late: HashMap<(u16, u32), Vec<usize>> = HashMap::new();

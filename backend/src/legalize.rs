@@ -7,7 +7,10 @@
 //!   instruction (or on a nop in front of one that has no such field); a
 //!   counter sync emits the wait instruction with the counter at the number of
 //!   newer results that may stay outstanding (0 when results of that counter
-//!   can complete out of order);
+//!   can complete out of order); a slot sync gives each asynchronous
+//!   instruction a scoreboard slot (the first with nothing outstanding, else
+//!   the least busy; waiting first when it is full) and emits the wait
+//!   instruction naming the slot of each result a reader needs;
 //! - a source read late (`war:`) is not overwritten before its reader's sync;
 //! - a delay (`delays:`, `late-reads:`): enough slots lie between producer and
 //!   consumer, as a nop count folded into the previous instruction
@@ -25,43 +28,60 @@ use crate::error::CompileError;
 use crate::fields;
 use crate::target::Target;
 
+/// One outstanding result: its sequence number, whether it may complete out
+/// of order, and its scoreboard slot (slot syncs).
+#[derive(Clone, Copy)]
+struct Issued {
+    seq: u64,
+    unordered: bool,
+    slot: u32,
+}
+
 /// Outstanding work of one sync.
 #[derive(Default, Clone)]
 struct SyncState {
-    /// Sequence numbers issued so far; results up to `done` are complete.
-    issued: Vec<(u64, bool)>,
-    done: u64,
+    /// Results not known complete, oldest first.
+    issued: Vec<Issued>,
     next: u64,
 }
 
 impl SyncState {
-    fn issue(&mut self, unordered: bool) -> u64 {
+    fn issue(&mut self, unordered: bool, slot: u32) -> u64 {
         self.next += 1;
-        self.issued.push((self.next, unordered));
+        self.issued.push(Issued { seq: self.next, unordered, slot });
         self.next
     }
     fn pending(&self, q: u64) -> bool {
-        q > self.done
+        self.issued.iter().any(|i| i.seq == q)
     }
     /// How many results newer than `q` may stay outstanding when waiting for it.
     fn allowed_after(&self, q: u64) -> u32 {
-        if self.issued.iter().any(|&(s, u)| u && s > self.done) {
+        if self.issued.iter().any(|i| i.unordered) {
             return 0;
         }
-        self.issued.iter().filter(|&&(s, _)| s > q).count() as u32
+        self.issued.iter().filter(|i| i.seq > q).count() as u32
     }
     /// Waiting with `n` outstanding allowed.
     fn wait(&mut self, n: u32) {
-        let live: Vec<u64> = self.issued.iter().filter(|&&(s, _)| s > self.done).map(|&(s, _)| s).collect();
-        if live.len() > n as usize {
-            self.done = live[live.len() - 1 - n as usize];
-        }
-        let done = self.done;
-        self.issued.retain(|&(s, _)| s > done);
+        let drop = self.issued.len().saturating_sub(n as usize);
+        self.issued.drain(..drop);
     }
     fn wait_all(&mut self) {
-        self.done = self.next;
         self.issued.clear();
+    }
+    fn slot_of(&self, q: u64) -> Option<u32> {
+        self.issued.iter().find(|i| i.seq == q).map(|i| i.slot)
+    }
+    fn in_slot(&self, slot: u32) -> usize {
+        self.issued.iter().filter(|i| i.slot == slot).count()
+    }
+    fn wait_slot(&mut self, slot: u32) {
+        self.issued.retain(|i| i.slot != slot);
+    }
+    /// The slot a new result takes: the first with nothing outstanding, else
+    /// the least busy.
+    fn choose_slot(&self, slots: u32) -> u32 {
+        (0..slots).min_by_key(|&s| self.in_slot(s)).unwrap_or(0)
     }
 }
 
@@ -152,6 +172,22 @@ impl L<'_> {
         Ok(())
     }
 
+    /// Emits the wait instruction for scoreboard slot `slot` of sync `s`.
+    fn wait_slot(&mut self, s: u16, slot: u32) -> Result<(), CompileError> {
+        let t = self.t;
+        let SyncKind::Slot { wait_field, .. } = t.machine.syncs[s as usize].kind else { return Ok(()) };
+        let Some(wl) = t.wait_leaf() else {
+            return Err(enc_err("a wait", "the target names no wait instruction (`machine: wait:`)"));
+        };
+        let inst = Builder::for_leaf(t.isa, wl)
+            .set(wait_field, slot as i64)
+            .and_then(|b| b.finish(t.gen_))
+            .map_err(|e| enc_err(&format!("a wait for slot {slot}"), e.to_string()))?;
+        self.syncs[s as usize].wait_slot(slot);
+        self.push(MInst { inst, defs: vec![], uses: vec![], origin: Origin::Wait });
+        Ok(())
+    }
+
     fn unit(&mut self, k: (u16, u32)) -> &mut UnitState {
         self.units.entry(k).or_default()
     }
@@ -160,11 +196,8 @@ impl L<'_> {
         let t = self.t;
         let leaf = m.inst.leaf;
         // 1. Syncs: what this instruction must wait for.
-        let mut need: HashMap<u16, u64> = HashMap::new();
-        let want = |s: u16, q: u64, need: &mut HashMap<u16, u64>| {
-            let e = need.entry(s).or_insert(q);
-            *e = (*e).max(q);
-        };
+        let mut need: HashMap<u16, Vec<u64>> = HashMap::new();
+        let want = |s: u16, q: u64, need: &mut HashMap<u16, Vec<u64>>| need.entry(s).or_default().push(q);
         for &(_, u) in &m.uses {
             for k in u.iter() {
                 if let Some((s, q)) = self.units.get(&k).and_then(|x| x.raw)
@@ -191,13 +224,25 @@ impl L<'_> {
         }
         let mut counters: Vec<(u16, u32)> = Vec::new();
         let mut flags: Vec<u16> = Vec::new();
+        let mut slots: Vec<(u16, u32)> = Vec::new();
         let mut keys: Vec<u16> = need.keys().copied().collect();
         keys.sort();
         for s in keys {
+            let st = &self.syncs[s as usize];
+            let qs = &need[&s];
             match t.machine.syncs[s as usize].kind {
                 SyncKind::Flag(_) => flags.push(s),
-                SyncKind::Counter { .. } => counters.push((s, self.syncs[s as usize].allowed_after(need[&s]))),
+                SyncKind::Counter { .. } => {
+                    let newest = qs.iter().copied().max().unwrap_or(0);
+                    counters.push((s, st.allowed_after(newest)));
+                }
+                SyncKind::Slot { .. } => slots.extend(qs.iter().filter_map(|&q| st.slot_of(q)).map(|slot| (s, slot))),
             }
+        }
+        slots.sort_unstable();
+        slots.dedup();
+        for (s, slot) in slots {
+            self.wait_slot(s, slot)?;
         }
         if !counters.is_empty() {
             let Some(wl) = t.wait_leaf() else {
@@ -244,15 +289,27 @@ impl L<'_> {
             }
         }
         self.pad(short)?;
-        // 3. Issue it and record what it leaves outstanding.
+        // 3. Issue it and record what it leaves outstanding; a scoreboard
+        // slot is chosen here, after waiting for it if it is full.
+        let mut slot = 0;
+        if let Some(s) = t.sync_of(leaf)
+            && let SyncKind::Slot { field, slots, depth, .. } = t.machine.syncs[s as usize].kind
+        {
+            slot = self.syncs[s as usize].choose_slot(slots);
+            if self.syncs[s as usize].in_slot(slot) >= depth as usize {
+                self.wait_slot(s, slot)?;
+            }
+            m.inst = fields::set(t.isa, m.inst, t.gen_, field, slot as i64)
+                .map_err(|e| enc_err(&format!("scoreboard slot {slot}"), e))?;
+        }
         let uses: Vec<_> = m.uses.iter().map(|x| x.1).collect();
         let defs = m.defs.clone();
         let issue_after = self.time + t.issue(leaf) as u64;
         self.push(m);
-        let raw = t.sync_of(leaf).map(|s| (s, self.syncs[s as usize].issue(t.unordered(leaf))));
+        let raw = t.sync_of(leaf).map(|s| (s, self.syncs[s as usize].issue(t.unordered(leaf), slot)));
         let war = t.war_of(leaf).map(|w| match raw {
             Some((s, q)) if s == w => (w, q),
-            _ => (w, self.syncs[w as usize].issue(t.unordered(leaf))),
+            _ => (w, self.syncs[w as usize].issue(t.unordered(leaf), slot)),
         });
         for u in &defs {
             for k in u.iter() {

@@ -297,7 +297,7 @@ impl Recipe for Agx {
     }
     fn step(&self, g: &mut Gen) {
         let d = g.fresh();
-        match g.below(8) {
+        match g.below(10) {
             0..=3 => {
                 let (a, b) = (g.pick(), g.pick());
                 let op = ["fadd", "fmul"][g.below(2)];
@@ -311,6 +311,16 @@ impl Recipe for Agx {
                 let a = g.pick();
                 let op = ["rcp", "rsqrt", "log2", "exp2", "floor"][g.below(5)];
                 g.line(&format!("{op} %{d}:full, %{a}"));
+            }
+            // Device memory: asynchronous, waited for on scoreboard slots.
+            6 => {
+                let a = g.pick();
+                g.line(&format!("load %{d}:full, du4, %{a}, i32, x, a"));
+            }
+            7 => {
+                let (a, b) = (g.pick(), g.pick());
+                g.line(&format!("store %{a}, du6, %{b}, i32, x, a"));
+                g.line(&format!("fmul %{d}:full, %{a}, 0.5"));
             }
             _ => {
                 let a = g.pick();
@@ -356,8 +366,12 @@ fn sweep(recipe: &dyn Recipe) {
     }
     assert!(total > 6000, "the sweep made {total} instructions");
     // The sweep exercised the legalizer (targets with delay and sync rules).
-    if !recipe.target().machine.delays.is_empty() {
+    let m = recipe.target().machine;
+    if !m.delays.is_empty() {
         assert!(waits > 0 && nops > 0, "waits {waits}, nops {nops}");
+    }
+    if !m.syncs.is_empty() {
+        assert!(waits > 0, "no waits in {total} instructions");
     }
 }
 

@@ -86,13 +86,21 @@ pub struct TimingSpec {
 }
 
 #[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SyncSpec {
     pub doc: Option<S<String>>,
     /// A bool field the waiting instruction sets.
     pub flag: Option<S<String>>,
     /// The wait instruction's field holding this counter.
     pub counter: Option<S<String>>,
+    /// Scoreboard slots: the asynchronous instruction's field naming its slot.
+    pub slot_field: Option<S<String>>,
+    /// The wait instruction's field naming the slot it waits for.
+    pub wait_field: Option<S<String>>,
+    /// How many slots there are.
+    pub slots: Option<S<u32>>,
+    /// How many results may be outstanding in one slot.
+    pub depth: Option<S<u32>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -440,12 +448,34 @@ impl Ctx<'_, '_> {
         for (k, v) in spec.syncs.iter().flatten() {
             let s = &v.value;
             let at = self.at(k);
-            let kind = match (&s.flag, &s.counter) {
-                (Some(f), None) => {
+            let kind = match (&s.flag, &s.counter, &s.slot_field) {
+                (Some(f), None, None) => {
                     self.some_instruction_has(f);
                     SyncKind::Flag(leak_str(&f.value))
                 }
-                (None, Some(c)) => match &spec.wait {
+                (None, None, Some(f)) => {
+                    self.some_instruction_has(f);
+                    let wait_field = match (&spec.wait, &s.wait_field) {
+                        (Some(w), Some(wf)) => {
+                            self.instruction_field(&w.value.instruction, wf);
+                            leak_str(&wf.value)
+                        }
+                        _ => {
+                            self.d.err(&at, "a slot sync needs `wait:` naming the wait instruction and `wait-field:`, its field naming the slot");
+                            ""
+                        }
+                    };
+                    let (slots, depth) =
+                        (s.slots.as_ref().map_or(1, |x| x.value), s.depth.as_ref().map_or(u32::MAX, |x| x.value));
+                    if slots == 0 || depth == 0 {
+                        self.d.err(
+                            &at,
+                            "a slot sync needs at least one slot (`slots:`) holding at least one result (`depth:`)",
+                        );
+                    }
+                    SyncKind::Slot { field: leak_str(&f.value), wait_field, slots: slots.max(1), depth: depth.max(1) }
+                }
+                (None, Some(c), None) => match &spec.wait {
                     None => {
                         self.d.err(&at, "a counter sync needs `wait:` naming the instruction that waits on counters");
                         SyncKind::Counter { field: "", width: 0 }
@@ -457,7 +487,7 @@ impl Ctx<'_, '_> {
                     }
                 },
                 _ => {
-                    self.d.err(&at, format!("sync `{}` needs exactly one of `flag:` (a field to set) or `counter:` (a field of the wait instruction)", k.value));
+                    self.d.err(&at, format!("sync `{}` needs exactly one of `flag:` (a field to set), `counter:` (a field of the wait instruction) or `slot-field:` (scoreboard slots)", k.value));
                     SyncKind::Flag("")
                 }
             };
@@ -655,6 +685,12 @@ impl Emit for SyncClass {
             SyncKind::Counter { field, width } => {
                 let (field, width) = (field.emit(), width.emit());
                 quote!(::isa_runtime::machine::SyncKind::Counter { field: #field, width: #width })
+            }
+            SyncKind::Slot { field, wait_field, slots, depth } => {
+                let (field, wait_field, slots, depth) = (field.emit(), wait_field.emit(), slots.emit(), depth.emit());
+                quote!(::isa_runtime::machine::SyncKind::Slot {
+                    field: #field, wait_field: #wait_field, slots: #slots, depth: #depth
+                })
             }
         };
         quote!(::isa_runtime::machine::SyncClass { name: #n, doc: #d, kind: #k })

@@ -476,6 +476,60 @@ fn machine_model_lowers_to_tables() {
     assert_eq!(m.end, &["nop 0"]);
 }
 
+/// Scoreboard slots (AGX's wait groups): the asynchronous instruction names
+/// its slot in a field, the wait instruction the slot it waits for.
+const SLOTS: &str = r#"
+isa: slots
+instruction: inst
+sched-classes: {alu: {latency: {..: 1}}, async: {latency: {..: 8}}}
+bitsets:
+  inst: {size: 16, sched: alu, fields: {OP: {bits: 12..15, type: uint}}}
+  ld:
+    extends: inst
+    sched: async
+    fixed: {OP: 1}
+    pattern: {5..11: "x"}
+    fields: {D: {bits: 0..3, type: uint}, SLOT: {bits: 4, type: uint}}
+    display: "ld r{D}, {SLOT}"
+  wait:
+    extends: inst
+    fixed: {OP: 2}
+    pattern: {1..11: "x"}
+    fields: {S: {bits: 0, type: uint}}
+    display: "wait {S}"
+machine:
+  register-files:
+    r: {units: 16}
+  register-classes:
+    gpr: {file: r, syntax: "r{N}"}
+  timing:
+    async: {sync: sb}
+  wait: {instruction: wait}
+  syncs:
+    sb: {slot-field: SLOT, wait-field: S, slots: 2, depth: 4}
+"#;
+
+#[test]
+fn slot_syncs_lower_and_need_their_fields() {
+    use isa_runtime::machine::SyncKind;
+    let m = load("slots", SLOTS).machine.expect("a machine model");
+    assert!(matches!(m.syncs[0].kind, SyncKind::Slot { field: "SLOT", wait_field: "S", slots: 2, depth: 4 }));
+    for (broken, says) in [
+        (SLOTS.replace(", wait-field: S", ""), "needs `wait:` naming the wait instruction and `wait-field:`"),
+        (SLOTS.replace("wait-field: S", "wait-field: T"), "instruction `wait` has no field `T`"),
+        (SLOTS.replace("slot-field: SLOT", "slot-field: SLOTX"), "no instruction has a field `SLOTX`"),
+        (SLOTS.replace("slots: 2", "slots: 0"), "at least one slot"),
+    ] {
+        let dir = std::env::temp_dir().join(format!("isagen-features-{}-slots-broken", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("isa.yaml");
+        std::fs::write(&path, &broken).unwrap();
+        let Err(d) = isa_codegen::load(&path) else { panic!("loads: {broken}") };
+        let text: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+        assert!(text.iter().any(|t| t.contains(says)), "{says}: {text:?}");
+    }
+}
+
 /// Tools that describe a target (the reference manuals) learn, for each leaf,
 /// the bitsets it is made of and where it was written.
 #[test]

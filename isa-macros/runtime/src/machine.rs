@@ -128,6 +128,12 @@ pub enum SyncKind {
     /// (`width` bits; all ones means "do not wait on this counter"). Waiting
     /// for `n` lets the `n` newest results stay outstanding.
     Counter { field: &'static str, width: u8 },
+    /// Scoreboard slots: an asynchronous instruction names one of `slots`
+    /// slots in its field `field` (the backend chooses it); the wait
+    /// instruction's field `wait_field` names the slot it waits for, which
+    /// completes everything outstanding in that slot. At most `depth` results
+    /// may be outstanding in one slot.
+    Slot { field: &'static str, wait_field: &'static str, slots: u32, depth: u32 },
 }
 
 /// The counter-wait instruction: counters not waited on are set to their maximum.
