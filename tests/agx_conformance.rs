@@ -41,7 +41,7 @@ struct AppleRecord {
 
 /// Mesa mnemonics (the first word of `asm`) not described yet: all not yet
 /// written in the spec.
-const PENDING_MESA: &[&str] = &["", "imgw", "imgwblk", "ld_tile", "map", "mov", "smpf", "smpi", "st_tile", "unmap"];
+const PENDING_MESA: &[&str] = &["", "ld_tile", "map", "mov", "smpf", "smpi", "st_tile", "unmap"];
 
 /// applegpu descriptors described by the spec; every record of these must pass.
 const DESCRIBED_APPLEGPU: &[&str] = &[
@@ -184,6 +184,8 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "IterDesc",
     "IterProjDesc",
     "LoadCFDesc",
+    "ImageWrite",
+    "ImageWriteBlockInstructionDesc",
 ];
 
 /// Mesa records whose text does not fix every bit, with the reason: assembling
