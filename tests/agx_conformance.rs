@@ -41,7 +41,7 @@ struct AppleRecord {
 
 /// Mesa mnemonics (the first word of `asm`) not described yet: all not yet
 /// written in the spec.
-const PENDING_MESA: &[&str] = &["", "ld_tile", "map", "mov", "smpf", "smpi", "st_tile", "unmap"];
+const PENDING_MESA: &[&str] = &["", "ld_tile", "map", "mov", "st_tile", "unmap"];
 
 /// applegpu descriptors described by the spec; every record of these must pass.
 const DESCRIBED_APPLEGPU: &[&str] = &[
@@ -186,6 +186,8 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "LoadCFDesc",
     "ImageWrite",
     "ImageWriteBlockInstructionDesc",
+    "TextureSampleInstructionDesc",
+    "TextureLoadInstructionDesc",
 ];
 
 /// Mesa records whose text does not fix every bit, with the reason: assembling
