@@ -41,8 +41,7 @@ struct AppleRecord {
 
 /// Mesa mnemonics (the first word of `asm`) not described yet: all not yet
 /// written in the spec.
-const PENDING_MESA: &[&str] =
-    &["", "imgw", "imgwblk", "iter", "ld_tile", "ldcf", "map", "mov", "smpf", "smpi", "st_tile", "unmap"];
+const PENDING_MESA: &[&str] = &["imgw", "imgwblk", "iter", "ldcf", "smpf", "smpi"];
 
 /// applegpu descriptors described by the spec; every record of these must pass.
 const DESCRIBED_APPLEGPU: &[&str] = &[
@@ -182,6 +181,20 @@ const DESCRIBED_APPLEGPU: &[&str] = &[
     "DoorbellInstructionDesc",
     "wait_pix",
     "signal_pix",
+    "LdstTileDesc",
+    "MapInstructionDesc",
+    "Unk75AltInstructionDesc",
+    "StoreToUniformInstructionDesc",
+    "AsyncLoadInstructionDesc",
+    "AsyncStoreInstructionDesc",
+    "TodoPopExecInstructionDesc",
+    "Unk30C0InstructionDesc",
+    "Unk40C0InstructionDesc",
+    "UnkC0000000InstructionDesc",
+    "UnkE8InstructionDesc",
+    "Unk0CInstructionDesc",
+    "UnknownAfterSampling1InstructionDesc",
+    "UnknownAfterSampling2InstructionDesc",
 ];
 
 /// Mesa records whose text does not fix every bit, with the reason: assembling
