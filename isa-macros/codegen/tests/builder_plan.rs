@@ -115,3 +115,21 @@ fn nearly_every_encoding_has_a_method() {
         assert!(p.methods.len() > 20, "{t}");
     }
 }
+
+/// Bits only Mesa's fallback text shows, written optionally with their
+/// usual values as defaults, are options; a load writes its registers, an
+/// asynchronous copy none.
+#[test]
+fn agx_tile_map_and_async_copy() {
+    let (_, p) = target("agx");
+    let m = method(&p, "ld_tile")[0];
+    assert_eq!(
+        signature(&p, m),
+        ["r: MemRegs<0> (written)", "c: TileCoord<1>", "s: RegImm<1>", "o: Imm<O>", "fm: Value(24)", "mm: Value(26)"]
+    );
+    let opts: Vec<&str> = m.options.iter().map(|o| o.set.as_str()).collect();
+    assert_eq!(opts, ["B35", "U7", "U48", "U62"]);
+    assert!(!signature(&p, method(&p, "st_tile")[0])[0].ends_with("(written)"));
+    assert_eq!(signature(&p, method(&p, "map")[0]), ["r: Imm<R>", "t: Imm<T2>", "v: StackImm<1>"]);
+    assert!(signature(&p, method(&p, "async_load")[0]).iter().all(|s| !s.ends_with("(written)")));
+}
