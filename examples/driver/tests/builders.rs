@@ -260,6 +260,24 @@ mod agx {
                 b.st_var(full::<9>(), 1, imm!(1));
                 b
             }),
+            // Tile memory and stack mapping: the bits only Mesa's longer
+            // text shows take their usual values.
+            ("st_tile r0_r1_r2_r3, 0, 255, 0, u8norm, xyzw", {
+                let mut b = Shader::new();
+                let (f, m) = (values::FormatMesa::U8norm, values::MaskMesa::Xyzw);
+                b.st_tile(fulls::<0, 4>(), 0, 255, imm!(0), f, m);
+                b
+            }),
+            ("map r10, 0, 2", {
+                let mut b = Shader::new();
+                b.map(imm!(10), imm!(0), 2);
+                b
+            }),
+            ("unmap r8, 0, 3", {
+                let mut b = Shader::new();
+                b.unmap(imm!(8), imm!(0), 3);
+                b
+            }),
         ];
         for (text, b) in cases {
             let got = bytes(&b.encode().expect("encodes"));

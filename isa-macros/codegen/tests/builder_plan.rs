@@ -115,3 +115,24 @@ fn nearly_every_encoding_has_a_method() {
         assert!(p.methods.len() > 20, "{t}");
     }
 }
+
+/// Bits only Mesa's fallback text shows, written optionally with their
+/// usual values as defaults, are options; a load writes its registers, an
+/// asynchronous copy none.
+#[test]
+fn agx_tile_map_and_async_copy() {
+    let (_, p) = target("agx");
+    let m = method(&p, "ld_tile")[0];
+    let sig = signature(&p, m);
+    assert_eq!(sig[..4], ["r: MemRegs<0> (written)", "c: TileCoord<1>", "s: RegImm<1>", "o: Imm<O>"]);
+    assert!(sig.len() == 6 && sig[4].starts_with("fm: Value(") && sig[5].starts_with("mm: Value("), "{sig:?}");
+    let opts: Vec<&str> = m.options.iter().map(|o| o.set.as_str()).collect();
+    assert_eq!(opts, ["B35", "U7", "U48", "U62"]);
+    assert!(!signature(&p, method(&p, "st_tile")[0])[0].ends_with("(written)"));
+    let sig = signature(&p, method(&p, "map")[0]);
+    assert!(
+        sig.len() == 3 && sig[0] == "r: Imm<R>" && sig[1].starts_with("t: Imm<T") && sig[2] == "v: StackImm<1>",
+        "{sig:?}"
+    );
+    assert!(signature(&p, method(&p, "async_load")[0]).iter().all(|s| !s.ends_with("(written)")));
+}
