@@ -231,14 +231,14 @@ impl Links<'_> {
             Ty::Uint => "uint".into(),
             Ty::Int => "int".into(),
             Ty::Hex => "hex".into(),
-            Ty::HexLit => "hexlit".into(),
+            Ty::HexLit { .. } => "hexlit".into(),
             Ty::Bool { on, inverted } => {
                 let ty = if *inverted { "bool_inv" } else { "bool" };
                 if on.is_empty() { ty.to_string() } else { format!("{ty} {}", code(on)) }
             }
             Ty::Offset => "offset".into(),
             Ty::UOffset => "uoffset".into(),
-            Ty::Float => "float".into(),
+            Ty::Float { .. } => "float".into(),
             Ty::Enum(e) => format!("[{}](#{})", isa.enums[*e as usize].name, self.enum_anchor[*e as usize]),
             Ty::Group { group, .. } => {
                 format!("[{}](#{})", isa.groups[*group as usize].name, self.group_anchor[*group as usize])

@@ -507,7 +507,7 @@ impl Planner<'_> {
                                 && (numbered
                                     || matches!(
                                         ty,
-                                        Ty::Uint | Ty::Int | Ty::Hex | Ty::HexLit | Ty::Offset | Ty::UOffset
+                                        Ty::Uint | Ty::Int | Ty::Hex | Ty::HexLit { .. } | Ty::Offset | Ty::UOffset
                                     )) =>
                         {
                             let pty = match ty {

@@ -146,10 +146,16 @@ impl Emit for Ty {
             Ty::Uint => quote!(::isa_runtime::Ty::Uint),
             Ty::Int => quote!(::isa_runtime::Ty::Int),
             Ty::Hex => quote!(::isa_runtime::Ty::Hex),
-            Ty::HexLit => quote!(::isa_runtime::Ty::HexLit),
+            Ty::HexLit { float } => {
+                let f = float.emit();
+                quote!(::isa_runtime::Ty::HexLit { float: #f })
+            }
             Ty::Offset => quote!(::isa_runtime::Ty::Offset),
             Ty::UOffset => quote!(::isa_runtime::Ty::UOffset),
-            Ty::Float => quote!(::isa_runtime::Ty::Float),
+            Ty::Float { format } => {
+                let f = format.emit();
+                quote!(::isa_runtime::Ty::Float { format: #f })
+            }
             Ty::Bool { on, inverted } => {
                 let on = on.emit();
                 quote!(::isa_runtime::Ty::Bool { on: #on, inverted: #inverted })
@@ -352,6 +358,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     let doc = isa.doc.emit();
     let gens = isa.gens.emit();
     let dg = isa.default_gen.emit();
+    let commas = isa.optional_commas;
     let raw = isa.raw.as_ref().emit();
     let enums = isa.enums.emit();
     let groups = isa.groups.emit();
@@ -364,7 +371,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     quote! {
         /// The tables of this target, generated from its YAML spec.
         pub static ISA: ::isa_runtime::Isa = ::isa_runtime::Isa {
-            name: #name, doc: #doc, gens: #gens, default_gen: #dg, raw: #raw, enums: #enums,
+            name: #name, doc: #doc, gens: #gens, default_gen: #dg, optional_commas: #commas, raw: #raw, enums: #enums,
             groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, syntaxes: #syntaxes,
             dispatch: #dispatch,
             machine: #machine,

@@ -16,7 +16,7 @@ use isa_runtime::{
 
 use crate::diag::{Diagnostic, Diags, Loc};
 use crate::expr;
-use crate::schema::{BitsetSpec, CaseSpec, DisplaySpec, EnumSpec, FieldSpec, OpcodeTable, SpecFile};
+use crate::schema::{BitsetSpec, CaseSpec, DisplaySpec, EnumSpec, ExprText, FieldSpec, OpcodeTable, SpecFile};
 use crate::yaml::{self, S, Spanned, loc};
 
 /// A loaded, checked target.
@@ -54,22 +54,7 @@ fn leak_str(s: &str) -> &'static str {
 fn with_dispatch(isa: &'static Isa) -> &'static Isa {
     let dispatch = Some(&*Box::leak(Box::new(crate::dispatch::build(isa))));
     let raw = isa.raw.as_ref().map(|r| RawSyntax { prefix: r.prefix, uppercase: r.uppercase, bits: r.bits });
-    let Isa { name, doc, gens, default_gen, enums, groups, leaves, sched_classes, flags, syntaxes, machine, .. } = *isa;
-    Box::leak(Box::new(Isa {
-        name,
-        doc,
-        gens,
-        default_gen,
-        raw,
-        enums,
-        groups,
-        leaves,
-        sched_classes,
-        flags,
-        syntaxes,
-        machine,
-        dispatch,
-    }))
+    Box::leak(Box::new(Isa { raw, dispatch, ..*isa }))
 }
 
 /// Loads the target whose root spec is `root`.
@@ -110,7 +95,8 @@ pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
 }
 
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 11] = [
+    let root_only: [(&str, Option<Loc>); 12] = [
+        ("optional-commas", f.optional_commas.as_ref().map(|s| loc(path, s))),
         ("builder", f.builder.as_ref().map(|s| loc(path, s))),
         ("syntaxes", f.syntaxes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("isa", f.isa.as_ref().map(|s| loc(path, s))),
@@ -438,7 +424,9 @@ impl<'d> Lower<'d> {
                 .iter()
                 .map(|(n, ps, file)| Param {
                     name: leak_str(n),
-                    ty: ctx.scalar_type(&ps.ty, ps.display.as_ref(), file),
+                    // A `float:` format is an expression of the encoding's
+                    // fields, so it lives on each encoding's copy of the param.
+                    ty: ctx.scalar_type(&ps.ty, ps.display.as_ref(), None, file),
                 })
                 .collect();
             let mut members = Vec::new();
@@ -499,6 +487,7 @@ impl<'d> Lower<'d> {
             doc: leak_str(&doc),
             gens: leak(gens),
             default_gen,
+            optional_commas: root.optional_commas.as_ref().is_some_and(|b| b.value),
             raw,
             enums,
             groups: leak(groups),
@@ -831,18 +820,39 @@ impl<'b> Ctx<'_, 'b> {
         out
     }
 
-    fn scalar_type(&mut self, ty: &S<String>, display: Option<&S<String>>, file: &Path) -> Ty {
+    /// The type a field or param names; `float` is its `float:` format
+    /// expression and the fields that expression may read.
+    fn scalar_type(
+        &mut self,
+        ty: &S<String>,
+        display: Option<&S<String>>,
+        float: Option<(&S<ExprText>, &[FDef])>,
+        file: &Path,
+    ) -> Ty {
         let on = display.map_or("", |d| leak_str(&d.value));
+        let format = match float {
+            Some((e, defs)) if matches!(ty.value.as_str(), "float" | "hexlit") => {
+                Some(self.compile_expr(&e.value.0, &loc(file, e), defs))
+            }
+            Some((e, _)) => {
+                self.d.err(
+                    &loc(file, e),
+                    format!("`float:` gives the format of a `float` or `hexlit` value, not of a `{}`", ty.value),
+                );
+                None
+            }
+            None => None,
+        };
         match ty.value.as_str() {
             "uint" => Ty::Uint,
             "int" => Ty::Int,
             "hex" => Ty::Hex,
-            "hexlit" => Ty::HexLit,
+            "hexlit" => Ty::HexLit { float: format },
             "bool" => Ty::Bool { on, inverted: false },
             "bool_inv" => Ty::Bool { on, inverted: true },
             "offset" => Ty::Offset,
             "uoffset" => Ty::UOffset,
-            "float" => Ty::Float,
+            "float" => Ty::Float { format },
             other => match self.enum_index.get(other) {
                 Some(&e) => Ty::Enum(e),
                 None => {
@@ -1291,7 +1301,10 @@ impl<'b> Ctx<'_, 'b> {
         let mut out = Vec::new();
         for d in defs {
             let (src, ty) = match (d.spec, d.param) {
-                (_, Some((i, ps))) => (Src::Param(i as u16), self.scalar_type(&ps.ty, ps.display.as_ref(), d.file)),
+                (_, Some((i, ps))) => (
+                    Src::Param(i as u16),
+                    self.scalar_type(&ps.ty, ps.display.as_ref(), ps.float.as_ref().map(|e| (e, defs)), d.file),
+                ),
                 (Some(spec), None) => self.lower_field(key, size, d, spec, defs),
                 (None, None) => (Src::Expr(&[]), Ty::Uint),
             };
@@ -1392,9 +1405,9 @@ impl<'b> Ctx<'_, 'b> {
             if spec.params.is_some() {
                 self.d.err(&d.at, format!("field `{}` passes params but its type `{tyname}` is not a bitset", d.name));
             }
-            let ty = self.scalar_type(&spec.ty, spec.display.as_ref(), d.file);
+            let ty = self.scalar_type(&spec.ty, spec.display.as_ref(), spec.float.as_ref().map(|e| (e, defs)), d.file);
             match (ty, width) {
-                (Ty::Float, Some(w)) if w != 16 && w != 32 => self
+                (Ty::Float { format: None }, Some(w)) if w != 16 && w != 32 => self
                     .d
                     .err(&loc(d.file, &spec.ty), format!("float field `{}` must be 16 or 32 bits, not {w}", d.name)),
                 _ => {}

@@ -23,6 +23,9 @@ pub struct SpecFile {
     pub files: Option<Vec<S<String>>>,
     pub generations: Option<Vec<S<GenSpec>>>,
     pub default_gen: Option<S<String>>,
+    /// Commas between operands may be left out, written for a space, or
+    /// trail the line, when assembling (LLVM's AMDGPU syntax).
+    pub optional_commas: Option<S<bool>>,
     pub raw: Option<S<RawSpec>>,
     /// The bitset every instruction extends.
     pub instruction: Option<S<String>>,
@@ -168,6 +171,10 @@ pub struct FieldSpec {
     pub display: Option<S<String>>,
     /// For a bitset-typed field: the values its params take.
     pub params: Option<IndexMap<S<String>, S<ExprText>>>,
+    /// For `float`: its IEEE format in bits (16, 32 or 64), when the field's
+    /// width does not say it. For `hexlit`: the format of a decimal number
+    /// the assembler reads for it (the field keeps the format's high bits).
+    pub float: Option<S<ExprText>>,
     /// The value the assembler gives the field when the text leaves out the
     /// optional part of a template that shows it (`{? dst_sel:{DST_SEL}}`).
     pub default: Option<S<i64>>,
@@ -180,6 +187,8 @@ pub struct ParamSpec {
     #[serde(rename = "type")]
     pub ty: S<String>,
     pub display: Option<S<String>>,
+    /// As a field's `float:`, read in each encoding of the operand.
+    pub float: Option<S<ExprText>>,
     pub doc: Option<S<String>>,
 }
 

@@ -82,6 +82,113 @@ fn trailing_literal_is_chosen_by_the_operand() {
     assert_eq!((inst.bits, len), (0x0001_0203, 4));
 }
 
+/// Float formats chosen by an expression: a literal source of single or double
+/// precision (the double keeps its high half), and an inline constant that any
+/// spelling of its value selects.
+const FLOAT_FORMATS: &str = r#"
+isa: flt
+instruction: op
+enums:
+  half-one: {0: "0.5", 1: "1.0"}
+bitsets:
+  src:
+    size: 8
+    params:
+      W: {type: uint}
+      LIT: {type: hexlit, float: "W == 2 ? 64 : 32"}
+  src-inline:
+    extends: src
+    pattern: {1..7: "1111000"}
+    fields: {F: {bits: 0, type: half-one}}
+    display: "{F}"
+    accepts:
+      - {display: "{B}", fields: {B: {expr: "W == 2 ? (1022 + F) << 52 : (126 + F) << 23", type: float, float: "W == 2 ? 64 : 32"}}}
+  src-lit:
+    extends: src
+    pattern: {0..7: "11111111"}
+    priority: -1
+    display: "{LIT}"
+  op:
+    size: 64
+    length: {expr: "SRC == 255 ? 64 : 32", min: 32}
+    pattern: {8..15: "00000000"}
+    fields:
+      SRC: {bits: 0..7, type: src, params: {W: W, LIT: LITERAL}}
+      OPC: {bits: 16..31, type: uint}
+      LITERAL: {bits: 32..63, type: hexlit}
+    display: "{NAME} {SRC}"
+instructions:
+  - {extends: op, field: OPC, fields: {W: {expr: 1, type: uint}}, opcodes: {mov32: 1}}
+  - {extends: op, field: OPC, fields: {W: {expr: 2, type: uint}}, opcodes: {mov64: 2}}
+"#;
+
+#[test]
+fn float_formats_follow_the_operand() {
+    let isa = load("float-formats", FLOAT_FORMATS);
+    // Single precision: -3.1415 rounds to 0xc0490e56.
+    assert_eq!(isa.assemble("mov32 -3.1415", 0).unwrap(), (0xc049_0e56_0001_00ff, 64));
+    // Double precision: the literal is the high half of 0xc00921cac083126f.
+    assert_eq!(isa.assemble("mov64 -3.1415", 0).unwrap(), (0xc009_21ca_0002_00ff, 64));
+    // Printed back as the raw literal.
+    assert_eq!(isa.print(&isa.decode(0xc009_21ca_0002_00ff, 0).unwrap(), 0), "mov64 0xc00921ca");
+    // An integer stays an integer.
+    assert_eq!(isa.assemble("mov64 100", 0).unwrap(), (0x0000_0064_0002_00ff, 64));
+    // Any spelling of an inline value is the inline code, at the operand's precision.
+    for text in ["mov32 1.0", "mov32 1.00", "mov32 0x3f800000"] {
+        assert_eq!(isa.assemble(text, 0).unwrap(), (0x0001_00f1, 32), "{text}");
+    }
+    assert_eq!(isa.assemble("mov64 0x3ff0000000000000", 0).unwrap(), (0x0002_00f1, 32));
+    assert_eq!(isa.assemble("mov64 0.50", 0).unwrap(), (0x0002_00f0, 32));
+    // 0x3f800000 is no inline double: a literal.
+    assert_eq!(isa.assemble("mov64 0x3f800000", 0).unwrap(), (0x3f80_0000_0002_00ff, 64));
+    // Past single precision's range: refused, not turned into infinity.
+    assert!(isa.assemble("mov32 1e39", 0).is_err());
+    assert_eq!(isa.assemble("mov64 1e39", 0).unwrap().0 >> 32, u128::from(1e39f64.to_bits() >> 32));
+}
+
+#[test]
+fn a_float_format_belongs_to_a_float_or_literal() {
+    let dir = std::env::temp_dir().join(format!("isagen-features-{}-floatfmt", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("isa.yaml");
+    std::fs::write(
+        &path,
+        FLOAT_FORMATS.replace("OPC: {bits: 16..31, type: uint}", "OPC: {bits: 16..31, type: uint, float: 32}"),
+    )
+    .unwrap();
+    let Err(d) = isa_codegen::load(&path) else { panic!("loads a float format on a uint") };
+    let text: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+    assert!(
+        text.iter()
+            .any(|t| t.contains("isa.yaml:") && t.contains("`float:` gives the format of a `float` or `hexlit`")),
+        "{text:?}"
+    );
+}
+
+/// LLVM's comma rules, as an option: a comma may be left out between
+/// operands, written for a space, or trail the line.
+#[test]
+fn optional_commas() {
+    let strict = load("literal-strict", LITERAL);
+    let loose =
+        load("literal-loose", &LITERAL.replace("instruction: op\n", "instruction: op\noptional-commas: true\n"));
+    assert!(loose.optional_commas && !strict.optional_commas);
+    let want = (0x0001_0203, 32);
+    for text in ["mov s2, s3", "mov s2,s3", "mov s2 s3", "mov s2  s3", "mov s2, s3,", "mov s2 s3 ,"] {
+        assert_eq!(loose.assemble(text, 0).unwrap(), want, "{text}");
+    }
+    // A comma for the space after the mnemonic, too.
+    assert_eq!(loose.assemble("mov, s2, s3", 0).unwrap(), want);
+    for text in ["mov s2s3", "mov s2,, s3", "mov s2, s3,,"] {
+        assert!(loose.assemble(text, 0).is_err(), "{text}");
+    }
+    for text in ["mov s2 s3", "mov s2, s3,"] {
+        assert!(strict.assemble(text, 0).is_err(), "{text}");
+    }
+    // Printing keeps the template's text.
+    assert_eq!(loose.print(&loose.decode(0x0001_0203, 0).unwrap(), 0), "mov_e32 s2, s3");
+}
+
 /// A length bit: the short form unless an operand needs the long one (AGX-like).
 const LENGTH_BIT: &str = r#"
 isa: lbit

@@ -14,6 +14,8 @@ mod dispatch;
 mod encode;
 mod error;
 mod eval;
+mod float;
+mod int_expr;
 pub mod machine;
 mod parse;
 mod place;

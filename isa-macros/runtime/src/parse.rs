@@ -16,6 +16,9 @@ use crate::eval::{Env, Step};
 use crate::print::{f16_to_f32, format_raw};
 use crate::tables::{BinOp, Expr, Field, Isa, Op, Src, Tok, Ty};
 
+/// The IEEE formats a `float:` expression may give, in bits.
+const FLOAT_FORMATS: [u32; 3] = [16, 32, 64];
+
 /// Most bits the solver will enumerate: 2^12 assignments at worst.
 const MAX_FREE_BITS: u32 = 12;
 
@@ -122,21 +125,62 @@ impl<'a> Parser<'a> {
     }
 
     /// Matches literal template text; a space matches any run of white space.
+    /// With optional commas, a template's comma may be missing from the text
+    /// (white space must then separate what it would), and a space may be
+    /// written as a comma.
     fn lit(&self, pos: usize, lit: &str) -> Option<usize> {
         let bytes = self.text.as_bytes();
+        let loose = self.isa.optional_commas;
+        let space = |p: &mut usize| {
+            let start = *p;
+            while *p < bytes.len() && bytes[*p].is_ascii_whitespace() {
+                *p += 1;
+            }
+            *p > start
+        };
         let mut p = pos;
-        for c in lit.bytes() {
+        let lb = lit.as_bytes();
+        for (k, &c) in lb.iter().enumerate() {
             if c == b' ' {
-                while p < bytes.len() && bytes[p].is_ascii_whitespace() {
+                space(&mut p);
+                // A comma for this space, unless the template has one next to it.
+                let beside = (k > 0 && lb[k - 1] == b',') || lb.get(k + 1) == Some(&b',');
+                if loose && !beside && bytes.get(p) == Some(&b',') {
                     p += 1;
+                    space(&mut p);
                 }
             } else if bytes.get(p) == Some(&c) {
                 p += 1;
+            } else if loose && c == b',' && (p == bytes.len() || bytes[p].is_ascii_whitespace()) {
+                // Left out: the white space the template's next space reads stands for it.
             } else {
                 return None;
             }
         }
         Some(p)
+    }
+
+    /// The length of `display` (a flag's or an enum value's text) at the
+    /// start of `s`. With optional commas, a display that starts with a space
+    /// may also follow a comma (`, clamp`).
+    fn lead(&self, s: &str, display: &str) -> Option<usize> {
+        if s.starts_with(display) {
+            return Some(display.len());
+        }
+        let rest = display.strip_prefix(' ').filter(|r| !r.is_empty() && self.isa.optional_commas)?;
+        let after = s.trim_start().strip_prefix(',')?.trim_start();
+        after.starts_with(rest).then(|| s.len() - after.len() + rest.len())
+    }
+
+    /// Where the instruction's text ends: `pos`, after white space (and with
+    /// optional commas, one trailing comma).
+    fn end_of(&self, pos: usize) -> usize {
+        let rest = self.rest(pos);
+        let mut end = pos + rest.len() - rest.trim_start().len();
+        if self.isa.optional_commas && self.rest(end).trim_end() == "," {
+            end = self.text.len();
+        }
+        end
     }
 
     fn seq(&mut self, path: &mut Vec<Step>, toks: &'static [Tok], pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
@@ -212,12 +256,17 @@ impl<'a> Parser<'a> {
         if let Ty::Group { group, .. } = field.ty {
             return self.group(path, i, field, group, rest, pos, st, k);
         }
-        let alts = self.scan(field, pos);
+        let alts = self.scan(path, i, field, pos);
         if alts.is_empty() {
             self.fail(pos, || expected_value(self.isa, field));
         }
-        for (p, v) in alts {
+        for (p, v, format) in alts {
             let snap = st.save();
+            // A number read in one float format holds only where the spec's
+            // format expression gives that format.
+            if let Some((e, bits)) = format {
+                st.cons.push(Con { path: path.clone(), what: What::Expr(e), want: Want::Eq(bits as i64) });
+            }
             if self.bind(path, i, field, v, st, pos) && self.seq(path, rest, p, st, k) {
                 return true;
             }
@@ -281,16 +330,44 @@ impl<'a> Parser<'a> {
         false
     }
 
-    /// The ways a scalar field can be read at `pos`, most specific first.
-    fn scan(&self, field: &Field, pos: usize) -> Vec<(usize, Val)> {
+    /// The ways field `idx` (of the leaf at the end of `path`) can be read at
+    /// `pos`, most specific first.
+    fn scan(&self, path: &[Step], idx: u16, field: &Field, pos: usize) -> Vec<Reading> {
         let s = self.rest(pos);
         let mut out = Vec::new();
         match field.ty {
-            Ty::Uint | Ty::Hex | Ty::Int | Ty::HexLit | Ty::Group { .. } => {
-                let signed = matches!(field.ty, Ty::Int | Ty::HexLit);
+            Ty::Uint | Ty::Hex | Ty::Int | Ty::HexLit { .. } | Ty::Group { .. } => {
+                let signed = matches!(field.ty, Ty::Int | Ty::HexLit { .. });
                 let hex = matches!(field.ty, Ty::Hex);
-                if let Some((v, n)) = scan_int(s, signed, hex) {
-                    out.push((pos + n, Val::Num(v)));
+                let plain = scan_int(s, signed, hex);
+                if let Some((v, n)) = plain {
+                    out.push((pos + n, Val::Num(v), None));
+                }
+                // An expression (`(3+2)*2+1`), after the plain number it starts with.
+                if !hex
+                    && let Some((v, n)) = crate::int_expr::scan_int_expr(s)
+                    && n > plain.map_or(0, |(_, m)| m)
+                {
+                    out.push((pos + n, Val::Num(v), None));
+                }
+                if let Ty::HexLit { float: Some(e) } = field.ty
+                    && let Some((d, n)) = crate::float::scan_decimal(s)
+                {
+                    // A format wider than the field leaves its high bits there.
+                    let width = field
+                        .width()
+                        .or_else(|| self.alias(path, idx).and_then(|(_, f)| f.width()))
+                        .or_else(|| match field.src {
+                            Src::Expr(x) => self.shifted(path, field, x).and_then(|(f, _)| f.width()),
+                            _ => None,
+                        })
+                        .unwrap_or(64);
+                    for bits in FLOAT_FORMATS {
+                        if let Some(v) = crate::float::narrow(d, bits) {
+                            let v = if bits > width { v >> (bits - width) } else { v };
+                            out.push((pos + n, Val::Num(v as i64), Some((e, bits))));
+                        }
+                    }
                 }
             }
             Ty::Offset | Ty::UOffset => {
@@ -298,32 +375,49 @@ impl<'a> Parser<'a> {
                     && let Some((v, n)) = scan_int(&s[1..], false, false)
                 {
                     let v = if s.starts_with('-') { -v } else { v };
-                    out.push((pos + 1 + n, Val::Num(v)));
+                    out.push((pos + 1 + n, Val::Num(v), None));
                 }
-                out.push((pos, Val::Num(0)));
+                out.push((pos, Val::Num(0), None));
             }
             Ty::Bool { on, inverted } => {
                 if on.is_empty() {
-                    out.push((pos, Val::Unknown));
+                    out.push((pos, Val::Unknown, None));
                 } else {
-                    if s.starts_with(on) {
-                        out.push((pos + on.len(), Val::Truth(!inverted)));
+                    if let Some(n) = self.lead(s, on) {
+                        out.push((pos + n, Val::Truth(!inverted), None));
                     }
-                    out.push((pos, Val::Truth(inverted)));
+                    out.push((pos, Val::Truth(inverted), None));
                 }
             }
-            Ty::Float => {
+            Ty::Float { format: None } => {
                 let width = field.width().unwrap_or(32);
                 if let Some((bits, n)) = scan_float(s, width) {
-                    out.push((pos + n, Val::Num(bits as i64)));
+                    out.push((pos + n, Val::Num(bits as i64), None));
+                }
+            }
+            Ty::Float { format: Some(e) } => {
+                for bits in FLOAT_FORMATS {
+                    let read = match scan_int(s, false, false) {
+                        Some((v, n)) if s.starts_with("0x") => {
+                            (bits == 64 || (v as u64) >> bits == 0).then_some((v as u64, n))
+                        }
+                        _ => crate::float::scan_decimal(s)
+                            .and_then(|(d, n)| crate::float::narrow(d, bits).map(|v| (v, n))),
+                    };
+                    if let Some((v, n)) = read {
+                        out.push((pos + n, Val::Num(v as i64), Some((e, bits))));
+                    }
                 }
             }
             Ty::Enum(e) => {
-                let mut vals: Vec<_> =
-                    self.isa.enums[e as usize].values.iter().filter(|v| s.starts_with(v.display)).collect();
-                vals.sort_by_key(|v| std::cmp::Reverse(v.display.len()));
-                for v in vals {
-                    out.push((pos + v.display.len(), Val::Num(v.value as i64)));
+                let mut vals: Vec<(usize, i64)> = self.isa.enums[e as usize]
+                    .values
+                    .iter()
+                    .filter_map(|v| self.lead(s, v.display).map(|n| (n, v.value as i64)))
+                    .collect();
+                vals.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
+                for (n, v) in vals {
+                    out.push((pos + n, Val::Num(v), None));
                 }
             }
         }
@@ -418,7 +512,7 @@ impl<'a> Parser<'a> {
             // Only a number shown another way (`offset` for an `int`): a flag
             // or a name over a wider field stays a constraint.
             [Op::Field(f)]
-                if matches!(field.ty, Ty::Int | Ty::Uint | Ty::Offset | Ty::UOffset | Ty::Hex | Ty::HexLit) =>
+                if matches!(field.ty, Ty::Int | Ty::Uint | Ty::Offset | Ty::UOffset | Ty::Hex | Ty::HexLit { .. }) =>
             {
                 (f, 0)
             }
@@ -674,6 +768,11 @@ fn check(env: &mut Env<'_>, c: &Con) -> bool {
     }
 }
 
+/// One way to read a field: where the text ends, the value, and for a number
+/// read in one of several float formats, the spec's format expression and
+/// the format (in bits) it must give.
+type Reading = (usize, Val, Option<(Expr, u32)>);
+
 #[derive(Clone, Copy, Debug)]
 enum Val {
     Num(i64),
@@ -735,7 +834,7 @@ fn expected_value(isa: &Isa, field: &Field) -> String {
                 isa.enums[e as usize].values.iter().map(|v| v.display).filter(|d| !d.is_empty()).take(8).collect();
             format!("expected {} (one of {})", field.name, vals.join(", "))
         }
-        Ty::Float => format!("expected a number for {}", field.name),
+        Ty::Float { .. } => format!("expected a number for {}", field.name),
         _ => format!("expected a value for {}", field.name),
     }
 }
@@ -920,7 +1019,7 @@ impl Isa {
                 let mut path = vec![top];
                 add_case_constraints(self, &path, &mut st, syntax, p.lenient);
                 let ok = p.seq(&mut path, case.display_in(syntax), 0, &mut st, &mut |p, _path, pos, st| {
-                    let end = pos + p.rest(pos).len() - p.rest(pos).trim_start().len();
+                    let end = p.end_of(pos);
                     if end != p.text.len() {
                         let extra = p.rest(end);
                         p.fail(end, || format!("unexpected `{extra}`"));

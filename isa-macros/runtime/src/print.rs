@@ -106,7 +106,10 @@ impl Isa {
             return;
         }
         let v = env.field(&path[..=depth], i);
-        let width = field.width().unwrap_or(64);
+        let width = match field.ty {
+            Ty::Float { format: Some(e) } => env.eval(&path[..=depth], e) as u32,
+            _ => field.width().unwrap_or(64),
+        };
         format_value(self, field.ty, v, width, out);
     }
 
@@ -148,7 +151,7 @@ pub(crate) fn format_value(isa: &Isa, ty: Ty, v: i64, width: u32, out: &mut Stri
         Ty::Hex => {
             let _ = write!(out, "{:x}", v as u64 & width_mask(width));
         }
-        Ty::HexLit => {
+        Ty::HexLit { .. } => {
             let _ = write!(out, "0x{:x}", v as u64 & width_mask(width));
         }
         Ty::Bool { on, inverted } => {
@@ -168,7 +171,7 @@ pub(crate) fn format_value(isa: &Isa, ty: Ty, v: i64, width: u32, out: &mut Stri
                 let _ = write!(out, "+{}", v as u64 & width_mask(width));
             }
         }
-        Ty::Float => format_float(v as u64 & width_mask(width), width, out),
+        Ty::Float { .. } => format_float(v as u64 & width_mask(width), width, out),
         Ty::Enum(e) => match isa.enums[e as usize].values.iter().find(|x| x.value as i64 == v) {
             Some(x) => out.push_str(x.display),
             None => {
@@ -185,9 +188,19 @@ fn width_mask(width: u32) -> u64 {
 /// C's `%f` when it reads back to the same bits, else `0x` and the raw bits, so
 /// that printing never loses information.
 pub(crate) fn format_float(raw: u64, width: u32, out: &mut String) {
-    let value = if width == 16 { f16_to_f32(raw as u16) as f64 } else { f32::from_bits(raw as u32) as f64 };
+    let value = match width {
+        16 => f16_to_f32(raw as u16) as f64,
+        32 => f32::from_bits(raw as u32) as f64,
+        64 => f64::from_bits(raw),
+        _ => {
+            let _ = write!(out, "0x{raw:x}");
+            return;
+        }
+    };
     let text = format!("{value:.6}");
-    if crate::parse::float_bits(&text, width) == Some(raw) {
+    let back =
+        if width == 64 { text.parse::<f64>().ok().map(f64::to_bits) } else { crate::parse::float_bits(&text, width) };
+    if back == Some(raw) {
         out.push_str(&text);
     } else {
         let _ = write!(out, "0x{raw:x}");

@@ -18,6 +18,10 @@ pub struct Isa {
     pub gens: &'static [Gen],
     /// Generation used when the caller names none.
     pub default_gen: u32,
+    /// The assembler reads commas as LLVM's AMDGPU parser does: one between
+    /// operands may be left out, one may stand where a template has a space,
+    /// and a trailing one is ignored (`optional-commas:` in the spec).
+    pub optional_commas: bool,
     /// How an undecodable word is written (`raw 0x...`), if the target has a form.
     pub raw: Option<RawSyntax>,
     /// Value tables for enum-typed fields.
@@ -245,16 +249,20 @@ pub enum Ty {
     Hex,
     /// `0x` and lower-case hex when printed; any integer when assembled
     /// (decimal, `0x` hex, or negative, taken as two's complement).
-    HexLit,
+    /// With `float`, the assembler also reads a decimal number (`-3.1415`)
+    /// as an IEEE value of the format the expression gives (16, 32 or 64
+    /// bits); a format wider than the field keeps its high bits.
+    HexLit { float: Option<Expr> },
     /// `on` when set (when clear, if `inverted`), nothing otherwise.
     Bool { on: &'static str, inverted: bool },
     /// Signed, written `+N` / `-N`, nothing when zero.
     Offset,
     /// Unsigned, written `+N`, nothing when zero.
     UOffset,
-    /// IEEE half or single (by field width), written like C's `%f` when that
-    /// reads back exactly, else as `0x` and the raw bits.
-    Float,
+    /// IEEE half or single (by field width, or the format in bits that
+    /// `format` gives: 16, 32 or 64), written like C's `%f` when that reads
+    /// back exactly, else as `0x` and the raw bits.
+    Float { format: Option<Expr> },
     /// Display strings from [`Isa::enums`].
     Enum(u16),
     /// A sub-encoding: one leaf of the group, with these parameter expressions
@@ -441,7 +449,7 @@ impl Field {
         let signed_min = if w == 0 { 0 } else { -(1i128 << (w - 1)) };
         match self.ty {
             Ty::Int | Ty::Offset => (signed_min, (1i128 << w.saturating_sub(1)) - 1),
-            Ty::HexLit => (signed_min, unsigned_max),
+            Ty::HexLit { .. } => (signed_min, unsigned_max),
             _ => (0, unsigned_max),
         }
     }

@@ -1,0 +1,187 @@
+//! Integer expressions where the assembler reads a number.
+//!
+//! LLVM's assemblers evaluate an expression wherever a number goes
+//! (`ttmp[(3+2)*2+1]`, `format:(2 + 3 * 16)`), and test suites and hand-written
+//! shaders use that. The parser offers the expression's value as a second
+//! reading after the plain number, so a template that continues with `+` or
+//! `-` after a field still reads the number alone first.
+//!
+//! The operators are C's, with C's precedence: unary `-` `~` `+`, then
+//! `*` `/` `%`, `+` `-`, `<<` `>>`, `&`, `^`, `|`. Operands are decimal or
+//! `0x` numbers and parenthesised expressions. White space is read only inside
+//! parentheses, where it cannot be the space between two operands.
+
+/// An expression with at least one operator or parenthesis at the start of
+/// `s`, its value and the length of its text. Overflow past 64 bits and
+/// division by zero give `None`.
+pub(crate) fn scan_int_expr(s: &str) -> Option<(i64, usize)> {
+    let mut p = P { b: s.as_bytes(), i: 0, depth: 0, ops: 0 };
+    let v = p.binary(0)?;
+    // A plain number is not an expression: the caller reads those itself.
+    (p.ops > 0).then_some(())?;
+    let v = i64::try_from(v).ok().or_else(|| u64::try_from(v).ok().map(|u| u as i64))?;
+    Some((v, p.i))
+}
+
+struct P<'a> {
+    b: &'a [u8],
+    i: usize,
+    /// Open parentheses: white space is skipped only inside them.
+    depth: u32,
+    /// Operators and parentheses read.
+    ops: u32,
+}
+
+/// Binary operators by precedence, loosest first.
+const LEVELS: [&[&str]; 6] = [&["|"], &["^"], &["&"], &["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
+
+/// Nesting beyond this is refused rather than recursed into.
+const MAX_DEPTH: u32 = 64;
+
+impl P<'_> {
+    fn skip_space(&mut self) {
+        if self.depth > 0 {
+            while self.b.get(self.i).is_some_and(|c| c.is_ascii_whitespace()) {
+                self.i += 1;
+            }
+        }
+    }
+
+    fn binary(&mut self, level: usize) -> Option<i128> {
+        if level == LEVELS.len() {
+            return self.unary();
+        }
+        let mut v = self.binary(level + 1)?;
+        loop {
+            let save = self.i;
+            self.skip_space();
+            let Some(op) = LEVELS[level].iter().find(|op| self.b[self.i..].starts_with(op.as_bytes())) else {
+                self.i = save;
+                return Some(v);
+            };
+            // `&&`, `||` and `<=`-like text are not these operators.
+            let after = self.b.get(self.i + op.len()).copied();
+            if matches!((*op, after), ("&", Some(b'&')) | ("|", Some(b'|')) | ("<<" | ">>", Some(b'='))) {
+                self.i = save;
+                return Some(v);
+            }
+            self.i += op.len();
+            self.skip_space();
+            let Some(r) = self.binary(level + 1) else {
+                // `v1+` followed by something else: the expression ends before the operator.
+                self.i = save;
+                return Some(v);
+            };
+            self.ops += 1;
+            v = match *op {
+                "|" => v | r,
+                "^" => v ^ r,
+                "&" => v & r,
+                "<<" => v.checked_shl(u32::try_from(r).ok().filter(|&k| k < 64)?)?,
+                ">>" => v >> u32::try_from(r).ok().filter(|&k| k < 64)?,
+                "+" => v.checked_add(r)?,
+                "-" => v.checked_sub(r)?,
+                "*" => v.checked_mul(r)?,
+                "/" => v.checked_div(r)?,
+                _ => v.checked_rem(r)?,
+            };
+            if v.unsigned_abs() > u64::MAX as u128 {
+                return None;
+            }
+        }
+    }
+
+    fn unary(&mut self) -> Option<i128> {
+        match self.b.get(self.i)? {
+            b'-' | b'~' | b'+' => {
+                let c = self.b[self.i];
+                self.i += 1;
+                self.skip_space();
+                let v = self.unary()?;
+                self.ops += 1;
+                Some(match c {
+                    b'-' => -v,
+                    b'~' => !v,
+                    _ => v,
+                })
+            }
+            b'(' => {
+                if self.depth >= MAX_DEPTH {
+                    return None;
+                }
+                self.i += 1;
+                self.depth += 1;
+                self.ops += 1;
+                self.skip_space();
+                let v = self.binary(0)?;
+                self.skip_space();
+                if self.b.get(self.i) != Some(&b')') {
+                    return None;
+                }
+                self.i += 1;
+                self.depth -= 1;
+                Some(v)
+            }
+            c if c.is_ascii_digit() => {
+                let (radix, start) = if self.b[self.i..].starts_with(b"0x") || self.b[self.i..].starts_with(b"0X") {
+                    (16, self.i + 2)
+                } else {
+                    (10, self.i)
+                };
+                let mut j = start;
+                while self.b.get(j).is_some_and(|c| (*c as char).is_digit(radix)) {
+                    j += 1;
+                }
+                if j == start {
+                    return None;
+                }
+                let text = std::str::from_utf8(&self.b[start..j]).ok()?;
+                let v = u64::from_str_radix(text, radix).ok()?;
+                self.i = j;
+                Some(v as i128)
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llvm_test_expressions() {
+        assert_eq!(scan_int_expr("(3+2)*2+1]"), Some((11, 9)));
+        assert_eq!(scan_int_expr("45/11:(33+45)/11]"), Some((4, 5)));
+        assert_eq!(scan_int_expr("(33+45)/11]"), Some((7, 10)));
+        assert_eq!(scan_int_expr("(2 + 3 * 16)"), Some((50, 12)));
+        assert_eq!(scan_int_expr("63/8+1:"), Some((8, 6)));
+        assert_eq!(scan_int_expr("2*2-2:"), Some((2, 5)));
+        assert_eq!(scan_int_expr("1<<4|0x3"), Some((19, 8)));
+        assert_eq!(scan_int_expr("-(4)"), Some((-4, 4)));
+    }
+
+    #[test]
+    fn plain_numbers_and_non_expressions_are_not_read() {
+        assert_eq!(scan_int_expr("42, v1"), None);
+        assert_eq!(scan_int_expr("0x10"), None);
+        assert_eq!(scan_int_expr("v1"), None);
+        assert_eq!(scan_int_expr("(1"), None);
+        assert_eq!(scan_int_expr("1/0"), None);
+        // Outside parentheses a space ends the expression.
+        assert_eq!(scan_int_expr("1 + 2"), None);
+        // An operator with nothing after it is not part of the expression.
+        assert_eq!(scan_int_expr("4+, x"), None);
+        assert_eq!(scan_int_expr("2+3+"), Some((5, 3)));
+    }
+
+    #[test]
+    fn overflow_and_deep_nesting_are_refused() {
+        assert_eq!(scan_int_expr("0xffffffffffffffff*2"), None);
+        assert_eq!(scan_int_expr("1<<64"), None);
+        let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        assert_eq!(scan_int_expr(&deep), None);
+        let ok = format!("{}1{}", "(".repeat(10), ")".repeat(10));
+        assert_eq!(scan_int_expr(&ok), Some((1, 21)));
+    }
+}
