@@ -1303,7 +1303,7 @@ impl<'b> Ctx<'_, 'b> {
     fn lower_field(&mut self, key: &str, size: u32, d: &FDef<'b>, spec: &'b FieldSpec, defs: &[FDef<'b>]) -> (Src, Ty) {
         let src = match (&spec.bits, &spec.expr) {
             (Some(bits), None) => {
-                // Checked on the spec's numbers: the lowered ranges are bytes.
+                // Checked on the spec's numbers: the lowered ranges hold them clamped to u8.
                 for k in &bits.value.0 {
                     if k.hi >= size {
                         self.d.err(

@@ -105,6 +105,17 @@ fn a_hundred_megabyte_file() {
     assert!(d[0].notes[0].contains("split the spec"), "{:?}", d[0].notes);
 }
 
+#[cfg(unix)]
+#[test]
+fn an_endless_file() {
+    // Reading stops one byte past the limit, so even a file without end
+    // gives the size error instead of filling memory.
+    let (_, d) = isa_errors("endless", format!("{GOOD}files: [/dev/zero]\n").as_bytes());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].loc.file, Path::new("/dev/zero"));
+    assert!(d[0].message.starts_with("spec file is larger than 8388608 bytes"), "{d:#?}");
+}
+
 #[test]
 fn nul_bytes_and_invalid_utf8() {
     let (path, d) = isa_errors("nul", GOOD.replace("demo", "de\0mo").as_bytes());
