@@ -20,11 +20,23 @@ pub struct Stats {
 /// Longest line read; a longer one is reported as an error, not buffered.
 pub const MAX_LINE: usize = 64 * 1024;
 
-fn each_line(
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-    mut f: impl FnMut(&str, &mut String) -> bool,
-) -> io::Result<Stats> {
+/// Longest answer for a line that failed, in bytes.
+pub const MAX_ERROR: usize = 200;
+
+/// Where a batch reads and writes.
+pub struct Streams<'a> {
+    /// One instruction per line.
+    pub input: &'a mut dyn BufRead,
+    /// One answer per input line.
+    pub out: &'a mut dyn Write,
+    /// One report per failed line, with its number.
+    pub err: &'a mut dyn Write,
+}
+
+/// Runs `f` on each line of `input`, writing its answer to `out`; each line
+/// that fails is also reported on `err` as `isa: line N: <reason>`.
+fn each_line(io: Streams, mut f: impl FnMut(&str, &mut String) -> bool) -> io::Result<Stats> {
+    let Streams { input, out, err } = io;
     let mut stats = Stats::default();
     let mut buf = Vec::new();
     let mut text = String::new();
@@ -36,29 +48,58 @@ fn each_line(
         }
         stats.lines += 1;
         text.clear();
-        let ok = if buf.len() > MAX_LINE {
-            text.push_str(&format!("error: line is longer than {MAX_LINE} bytes"));
-            false
-        } else {
-            match std::str::from_utf8(&buf) {
-                Ok(line) => {
-                    let line = line.trim_end_matches(['\n', '\r']);
-                    if line.trim().is_empty() { true } else { f(line, &mut text) }
-                }
-                Err(_) => {
-                    text.push_str("error: line is not valid UTF-8");
-                    false
-                }
+        let ok = match checked_text(&buf, n) {
+            Err(reason) => {
+                text.push_str("error: ");
+                text.push_str(&reason);
+                false
             }
+            Ok(line) if line.trim().is_empty() => true,
+            Ok(line) => f(line, &mut text),
         };
         if !ok {
             stats.failed += 1;
+            shorten(&mut text);
+            // Where the answer names the line's own text, it is already
+            // escaped and shortened; nothing raw reaches the terminal.
+            writeln!(err, "isa: line {}: {}", stats.lines, text.strip_prefix("error: ").unwrap_or(&text))?;
         }
         text.push('\n');
         out.write_all(text.as_bytes())?;
     }
     out.flush()?;
+    err.flush()?;
     Ok(stats)
+}
+
+/// Cuts a failed line's answer to [`MAX_ERROR`] bytes: a message may quote
+/// the line (an unknown mnemonic 60 KiB long), and one answer is one line.
+fn shorten(text: &mut String) {
+    if text.len() > MAX_ERROR {
+        let mut end = MAX_ERROR;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push_str("...");
+    }
+}
+
+/// The text of a line of `len` bytes whose first bytes are `buf`, without its
+/// line end; or why it cannot be an instruction.
+fn checked_text(buf: &[u8], len: usize) -> Result<&str, String> {
+    if buf.len() > MAX_LINE {
+        return Err(format!("the line is {len} bytes long; the limit is {MAX_LINE}"));
+    }
+    let line = std::str::from_utf8(buf).map_err(|e| format!("byte {}: not valid UTF-8", e.valid_up_to() + 1))?;
+    let line = line.trim_end_matches(['\n', '\r']);
+    // A NUL or another control character is never part of an instruction, and
+    // echoing it in a message would garble the terminal.
+    if let Some((i, c)) = line.char_indices().find(|&(_, c)| c.is_control() && c != '\t') {
+        let col = line[..i].chars().count() + 1;
+        return Err(format!("column {col}: control character U+{:04X}", c as u32));
+    }
+    Ok(line)
 }
 
 /// Reads one line, keeping at most `MAX_LINE + 1` bytes of it (the rest is
@@ -86,20 +127,13 @@ fn read_bounded_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<u
 }
 
 /// Disassembles machine code, one instruction per line.
-pub fn disasm(isa: &Isa, gen_: u32, format: Format, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<Stats> {
-    disasm_with(isa, gen_, format, PrintOpts::default(), input, out)
+pub fn disasm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<Stats> {
+    disasm_with(isa, gen_, format, PrintOpts::default(), io)
 }
 
 /// Disassembles machine code in the syntax (and padding) `opts` names.
-pub fn disasm_with(
-    isa: &Isa,
-    gen_: u32,
-    format: Format,
-    opts: PrintOpts,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> io::Result<Stats> {
-    each_line(input, out, |line, text| {
+pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: Streams) -> io::Result<Stats> {
+    each_line(io, |line, text| {
         let bytes = match hex::read_line(line, format) {
             Ok(b) => b,
             Err(e) => {
@@ -138,20 +172,13 @@ pub fn disasm_with(
 }
 
 /// Assembles text, one instruction per line.
-pub fn asm(isa: &Isa, gen_: u32, format: Format, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<Stats> {
-    asm_in(isa, gen_, 0, format, input, out)
+pub fn asm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<Stats> {
+    asm_in(isa, gen_, 0, format, io)
 }
 
 /// Assembles text written in syntax `syntax` (an index into `isa.syntaxes`).
-pub fn asm_in(
-    isa: &Isa,
-    gen_: u32,
-    syntax: u16,
-    format: Format,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> io::Result<Stats> {
-    each_line(input, out, |line, text| match isa.assemble_in(line, gen_, syntax) {
+pub fn asm_in(isa: &Isa, gen_: u32, syntax: u16, format: Format, io: Streams) -> io::Result<Stats> {
+    each_line(io, |line, text| match isa.assemble_in(line, gen_, syntax) {
         Ok((bits, width)) => {
             hex::write(bits, (width / 8) as usize, format, text);
             true
@@ -168,14 +195,20 @@ mod tests {
     use super::*;
     use isa_specs::ir3::ISA;
 
+    /// Runs `batch` on `input`: its answers, its reports and what it saw.
+    fn run(input: &str, batch: impl FnOnce(Streams) -> io::Result<Stats>) -> (String, String, Stats) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let stats = batch(Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err }).unwrap();
+        (String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap(), stats)
+    }
+
     #[test]
     fn every_line_gets_an_answer() {
         let input = "2024400000000020\n\nnot hex\n0x0000000000000000\nffffffffffffffff\n";
-        let mut out = Vec::new();
-        let stats = disasm(&ISA, 600, Format::Words64, &mut input.as_bytes(), &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let (out, err, stats) = run(input, |io| disasm(&ISA, 600, Format::Words64, io));
         let lines: Vec<_> = out.lines().collect();
         assert_eq!(lines.len(), 5);
+        assert_eq!(err, "isa: line 3: column 1: `not` is not hexadecimal\n");
         assert_eq!(lines[1], "");
         assert!(lines[2].starts_with("error: "), "{}", lines[2]);
         assert_eq!(lines[4], "raw 0xFFFFFFFFFFFFFFFF");
@@ -185,9 +218,7 @@ mod tests {
     #[test]
     fn assembler_reports_bad_lines_and_goes_on() {
         let input = "frobnicate r0.x\nadd.f r0.x, r0.y, r0.z\n";
-        let mut out = Vec::new();
-        let stats = asm(&ISA, 600, Format::Words64, &mut input.as_bytes(), &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let (out, _, stats) = run(input, |io| asm(&ISA, 600, Format::Words64, io));
         let lines: Vec<_> = out.lines().collect();
         assert!(lines[0].contains("unknown instruction `frobnicate`"), "{}", lines[0]);
         // Bit layout from the ir3 notes: cat2 (010) at 61..63, FULL at 52, r0.y = 1, r0.z = 2.
@@ -199,28 +230,23 @@ mod tests {
     fn syntaxes_print_and_read_their_own_text() {
         use isa_specs::agx::ISA as AGX;
         let apple = PrintOpts { syntax: AGX.syntax_by_name("applegpu").unwrap(), pad: None };
-        let mut out = Vec::new();
-        disasm_with(&AGX, 0, Format::Bytes, apple, &mut "2a05c2f2\n".as_bytes(), &mut out).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "fadd32           r1, r1.discard, 0.234375\n");
-        let mut out = Vec::new();
+        let (out, _, _) = run("2a05c2f2\n", |io| disasm_with(&AGX, 0, Format::Bytes, apple, io));
+        assert_eq!(out, "fadd32           r1, r1.discard, 0.234375\n");
         let mesa = PrintOpts { syntax: 0, pad: Some(true) };
-        disasm_with(&AGX, 0, Format::Bytes, mesa, &mut "2a05c2f2\n".as_bytes(), &mut out).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "fadd     r1, ^r1, 0.234375\n");
-        let mut out = Vec::new();
-        asm_in(&AGX, 0, apple.syntax, Format::Bytes, &mut "fadd32 r1, r1.discard, 0.234375\n".as_bytes(), &mut out)
-            .unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "0x2a,0x05,0xc2,0xf2\n");
+        let (out, _, _) = run("2a05c2f2\n", |io| disasm_with(&AGX, 0, Format::Bytes, mesa, io));
+        assert_eq!(out, "fadd     r1, ^r1, 0.234375\n");
+        let (out, _, _) =
+            run("fadd32 r1, r1.discard, 0.234375\n", |io| asm_in(&AGX, 0, apple.syntax, Format::Bytes, io));
+        assert_eq!(out, "0x2a,0x05,0xc2,0xf2\n");
     }
 
     #[test]
     fn overlong_lines_are_errors_not_memory() {
         let mut input = "0".repeat(MAX_LINE * 3);
         input.push_str("\n2024400000000020\n");
-        let mut out = Vec::new();
-        let stats = disasm(&ISA, 600, Format::Words64, &mut input.as_bytes(), &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let (out, _, stats) = run(&input, |io| disasm(&ISA, 600, Format::Words64, io));
         let lines: Vec<_> = out.lines().collect();
-        assert!(lines[0].contains("longer than"));
+        assert_eq!(lines[0], format!("error: the line is {} bytes long; the limit is {MAX_LINE}", MAX_LINE * 3 + 1));
         assert_eq!(lines.len(), 2);
         assert_eq!(stats.failed, 1);
     }

@@ -22,37 +22,47 @@ impl Format {
     }
 }
 
-/// The bytes a line holds, in memory order.
+/// The bytes a line holds, in memory order. An error names the column (in
+/// characters, from 1) of the token it is about.
 pub fn read_line(line: &str, format: Format) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     let tokens = line.split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']').filter(|t| !t.is_empty());
     for tok in tokens {
+        let err = |what: &str| {
+            // `tok` is a slice of `line`: its offset is the pointers' distance.
+            let at = tok.as_ptr() as usize - line.as_ptr() as usize;
+            format!("column {}: `{}` {what}", line[..at].chars().count() + 1, shown(tok))
+        };
         let digits = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")).unwrap_or(tok);
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(format!("`{tok}` is not hexadecimal"));
+            return Err(err("is not hexadecimal"));
         }
+        let prefixed = digits.len() != tok.len();
         match format {
             Format::Words64 => {
                 if digits.len() > 16 {
-                    return Err(format!("`{tok}` has more than 16 hex digits for a 64-bit word"));
+                    return Err(err("has more than 16 hex digits for a 64-bit word"));
                 }
-                let w = u64::from_str_radix(digits, 16).map_err(|e| e.to_string())?;
-                out.extend_from_slice(&w.to_le_bytes());
+                // A shorter word is the last part of an instruction, as `write`
+                // puts a 32-bit one: its digits say how many bytes it holds.
+                if digits.len() % 2 != 0 {
+                    return Err(err("has an odd number of hex digits"));
+                }
+                let w = u64::from_str_radix(digits, 16).map_err(|e| err(&e.to_string()))?;
+                out.extend_from_slice(&w.to_le_bytes()[..digits.len() / 2]);
+            }
+            Format::Bytes if prefixed => {
+                if digits.len() > 2 {
+                    return Err(err("is more than one byte"));
+                }
+                out.push(u8::from_str_radix(digits, 16).map_err(|e| err(&e.to_string()))?);
             }
             Format::Bytes => {
-                let prefixed = digits.len() != tok.len();
-                if prefixed {
-                    if digits.len() > 2 {
-                        return Err(format!("`{tok}` is more than one byte"));
-                    }
-                    out.push(u8::from_str_radix(digits, 16).map_err(|e| e.to_string())?);
-                } else {
-                    if digits.len() % 2 != 0 {
-                        return Err(format!("`{tok}` has an odd number of hex digits"));
-                    }
-                    for i in (0..digits.len()).step_by(2) {
-                        out.push(u8::from_str_radix(&digits[i..i + 2], 16).map_err(|e| e.to_string())?);
-                    }
+                if digits.len() % 2 != 0 {
+                    return Err(err("has an odd number of hex digits"));
+                }
+                for i in (0..digits.len()).step_by(2) {
+                    out.push(u8::from_str_radix(&digits[i..i + 2], 16).map_err(|e| err(&e.to_string()))?);
                 }
             }
         }
@@ -61,6 +71,17 @@ pub fn read_line(line: &str, format: Format) -> Result<Vec<u8>, String> {
         return Err("no bytes on the line".into());
     }
     Ok(out)
+}
+
+/// `tok` as a message may quote it: escaped, and cut short when long (a line
+/// can be 64 KiB of one token).
+fn shown(tok: &str) -> String {
+    const MAX: usize = 24;
+    let mut s: String = tok.chars().take(MAX).flat_map(char::escape_debug).collect();
+    if tok.chars().nth(MAX).is_some() {
+        s.push_str("...");
+    }
+    s
 }
 
 /// Writes `len` bytes of `bits` (little-endian) in `format`.
@@ -106,6 +127,23 @@ mod tests {
         assert!(read_line("zz", Format::Bytes).is_err());
         assert!(read_line("", Format::Bytes).is_err());
         assert!(read_line("0x12345678123456789", Format::Words64).is_err());
+        // A shorter word holds as many bytes as its digits say.
+        assert_eq!(read_line("be800001", Format::Words64).unwrap(), [1, 0, 0x80, 0xbe]);
+        assert_eq!(read_line("0x1122334455667788 99aabbcc", Format::Words64).unwrap().len(), 12);
+        assert_eq!(read_line("0 027", Format::Words64).unwrap_err(), "column 1: `0` has an odd number of hex digits");
+    }
+
+    #[test]
+    fn errors_name_the_column_and_quote_safely() {
+        assert_eq!(read_line("02 07 zz", Format::Bytes).unwrap_err(), "column 7: `zz` is not hexadecimal");
+        assert_eq!(read_line("é x", Format::Bytes).unwrap_err(), "column 1: `é` is not hexadecimal");
+        assert_eq!(read_line("00 é", Format::Bytes).unwrap_err(), "column 4: `é` is not hexadecimal");
+        let long = "g".repeat(100_000);
+        assert_eq!(
+            read_line(&long, Format::Bytes).unwrap_err(),
+            format!("column 1: `{}...` is not hexadecimal", &long[..24])
+        );
+        assert_eq!(read_line("a\u{7}b", Format::Bytes).unwrap_err(), "column 1: `a\\u{7}b` is not hexadecimal");
     }
 
     #[test]

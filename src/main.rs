@@ -18,14 +18,16 @@ USAGE:
     isa compile --target T [--gen G] [--emit listing|bin] [-o FILE] FILE.ir
 
 Batch mode: one instruction per line; output line i answers input line i. A bad
-line prints `error: <reason>` and the run goes on; the exit status is 1 when any
-line failed, 2 for a usage error.
+line prints `error: <reason>`, is reported on standard error as `isa: line N:
+<reason>`, and the run goes on; the exit status is 1 when any line failed, 2 for
+a usage error. Lines are at most 64 KiB of UTF-8 without control characters.
 
     --target T   a target from `isa targets`
     --gen G      a generation: name, alias or number (ir3: 400..800 as chip*100);
                  the target's default when omitted
     --input F    words64: 64-bit words as 16 hex digits, most significant first,
-                 several per line for longer instructions (default);
+                 several per line for longer instructions, the last one
+                 shorter when the instruction is (8 digits: 4 bytes) (default);
                  bytes: bytes in memory order (`0x02,0x07`, `02 07`, `0207`)
     --output F   the same formats, for `asm`
     --syntax S   an assembly syntax of the target (agx: mesa, the default, or
@@ -108,6 +110,9 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
     let mut output = BufWriter::with_capacity(1 << 16, stdout.lock());
+    // Bad lines' reports; flushed by the batch before the summary below.
+    let mut errors = BufWriter::new(io::stderr());
+    let streams = batch::Streams { input: &mut input, out: &mut output, err: &mut errors };
     let result = match cmd.as_str() {
         "targets" => {
             for t in isagen::TARGETS {
@@ -164,10 +169,11 @@ fn main() -> ExitCode {
                 }
             };
         }
-        "disasm" => parse_opts(&args[1..], "--input")
-            .map(|o| batch::disasm_with(o.target, o.gen_, o.format, o.print, &mut input, &mut output)),
+        "disasm" => {
+            parse_opts(&args[1..], "--input").map(|o| batch::disasm_with(o.target, o.gen_, o.format, o.print, streams))
+        }
         "asm" => parse_opts(&args[1..], "--output")
-            .map(|o| batch::asm_in(o.target, o.gen_, o.print.syntax, o.format, &mut input, &mut output)),
+            .map(|o| batch::asm_in(o.target, o.gen_, o.print.syntax, o.format, streams)),
         other => Err(format!("unknown command `{other}`; see `isa help`")),
     };
     match result {

@@ -961,12 +961,12 @@ impl<'b> Ctx<'_, 'b> {
             for (k, pat) in b.spec.pattern.iter().flatten() {
                 let at = loc(&b.file, pat);
                 let (lo, hi) = (k.value.lo, k.value.hi);
-                let width = hi - lo + 1;
                 if hi >= size {
                     self.d
                         .err(&loc(&b.file, k), format!("pattern bits {lo}..{hi} lie outside the {size}-bit encoding"));
                     continue;
                 }
+                let width = hi - lo + 1;
                 let text: String = pat.value.chars().filter(|c| *c != '_').collect();
                 let text = if text == "x" { "x".repeat(width as usize) } else { text };
                 if text.len() != width as usize {
@@ -1316,26 +1316,26 @@ impl<'b> Ctx<'_, 'b> {
     fn lower_field(&mut self, key: &str, size: u32, d: &FDef<'b>, spec: &'b FieldSpec, defs: &[FDef<'b>]) -> (Src, Ty) {
         let src = match (&spec.bits, &spec.expr) {
             (Some(bits), None) => {
-                let ranges = to_ranges(&bits.value.0);
-                for r in &ranges {
-                    let hi = r.lo as u32 + r.width as u32 - 1;
-                    if hi >= size || r.width == 0 {
+                // Checked on the spec's numbers: the lowered ranges hold them clamped to u8.
+                for k in &bits.value.0 {
+                    if k.hi >= size {
                         self.d.err(
                             &loc(d.file, bits),
                             format!(
-                                "field `{}` of `{key}` (bits {}..{hi}) lies outside the {size}-bit encoding",
-                                d.name, r.lo
+                                "field `{}` of `{key}` (bits {}..{}) lies outside the {size}-bit encoding",
+                                d.name, k.lo, k.hi
                             ),
                         );
                     }
                 }
-                if ranges.iter().map(|r| r.width as u32).sum::<u32>() > 64 {
+                let width: u64 = bits.value.0.iter().map(|k| u64::from(k.hi - k.lo) + 1).sum();
+                if width > 64 {
                     self.d.err(
                         &loc(d.file, bits),
-                        format!("field `{}` is wider than 64 bits; split it into several fields", d.name),
+                        format!("field `{}` is {width} bits wide, more than 64; split it into several fields", d.name),
                     );
                 }
-                Src::Bits(leak(ranges))
+                Src::Bits(leak(to_ranges(&bits.value.0)))
             }
             (None, Some(e)) => Src::Expr(self.compile_expr(&e.value.0, &loc(d.file, e), defs)),
             (Some(_), Some(e)) => {
@@ -1659,7 +1659,11 @@ fn with_view_fields<'b>(
 }
 
 fn to_ranges(keys: &[crate::schema::BitKey]) -> Vec<Range> {
-    keys.iter().map(|k| Range { lo: k.lo.min(255) as u8, width: (k.hi - k.lo + 1).min(255) as u8 }).collect()
+    // Clamped, not wrapped: a range past the encoding is reported by the caller,
+    // and clamping keeps `0..4294967295` from overflowing on the way there.
+    keys.iter()
+        .map(|k| Range { lo: k.lo.min(255) as u8, width: (k.hi - k.lo).saturating_add(1).min(255) as u8 })
+        .collect()
 }
 
 fn fits(v: i64, width: u32, signed: bool) -> bool {

@@ -327,10 +327,12 @@ impl Lower<'_> {
                         .note(format!("bits run from 0 to {}", bits.saturating_sub(1))),
                     );
                 }
-                if let Some((g, _)) = fields.iter().find(|(g, _)| lo < g.lo + g.width && g.lo <= hi) {
+                if let Some((g, _)) = fields.iter().find(|(g, _)| lo < g.lo.saturating_add(g.width) && g.lo <= hi) {
                     self.d.err(&fat, format!("fields `{}` and `{}` of word `{wn}` overlap", g.name, fname.value));
                 }
-                let field = WordField { name: name(&fname.value), doc: text(&f.value.doc), lo, width: hi - lo + 1 };
+                // Saturating: `0..4294967295` was reported above and must not overflow here.
+                let width = (hi - lo).saturating_add(1);
+                let field = WordField { name: name(&fname.value), doc: text(&f.value.doc), lo, width };
                 fields.push((field, fat));
             }
             out.push(Word {
