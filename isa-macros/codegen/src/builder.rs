@@ -550,6 +550,31 @@ impl Planner<'_> {
                                 default: default.unwrap_or(0),
                             });
                         }
+                        // A number shown under another name (`K`, the literal
+                        // dword of v_madmk): an immediate setting that field.
+                        (Src::Expr([Op::Field(j)]), ty)
+                            if after_name
+                                && !optional
+                                && !chunk_has_operand
+                                && matches!(case.fields[*j as usize].src, Src::Bits(_))
+                                && matches!(
+                                    ty,
+                                    Ty::Uint | Ty::Int | Ty::Hex | Ty::HexLit { .. } | Ty::Offset | Ty::UOffset
+                                ) =>
+                        {
+                            let base = &case.fields[*j as usize];
+                            let Src::Bits(r) = base.src else { unreachable!("matched above") };
+                            let n = params.len() as u8;
+                            params.push(Param {
+                                name: ident_name(f.name),
+                                field: base.name.to_string(),
+                                ty: ParamTy::Imm { imm: self.imm(base, width_of(r)) },
+                                write: false,
+                            });
+                            template.push(Piece::Operand { n, write: false });
+                            chunk_has_operand = true;
+                            pending = None;
+                        }
                         (Src::Expr([Op::Field(j)]), Ty::Bool { .. })
                             if matches!(case.fields[*j as usize].src, Src::Bits(_)) =>
                         {

@@ -136,3 +136,16 @@ fn agx_tile_map_and_async_copy() {
     );
     assert!(signature(&p, method(&p, "async_load")[0]).iter().all(|s| !s.ends_with("(written)")));
 }
+
+/// A number shown under another name (v_madmk's `K`, the literal dword) is an
+/// immediate operand of the method.
+#[test]
+fn gcn_madmk_takes_its_constant() {
+    let (_, p) = target("gcn");
+    let methods = method(&p, "v_madmk_f32");
+    assert!(!methods.is_empty());
+    for m in methods {
+        let sig = signature(&p, m);
+        assert!(sig.len() == 4 && sig[2].starts_with("k: Imm<"), "{sig:?}");
+    }
+}

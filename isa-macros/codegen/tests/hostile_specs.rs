@@ -78,7 +78,7 @@ fn ten_thousand_levels_of_nesting() {
     let (path, d) = isa_errors("deep-block", block.as_bytes());
     assert_eq!(
         only(&path, &d),
-        "11:18: unknown field `A`, expected one of bits, expr, type, display, params, default, doc"
+        "11:18: unknown field `A`, expected one of bits, expr, type, display, params, float, default, doc"
     );
     let seq = format!("{GOOD}files:\n  {}x\n", "- ".repeat(10_000));
     let (path, d) = isa_errors("deep-seq", seq.as_bytes());
