@@ -62,8 +62,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("assemble `s_waitcnt vmcnt_sat(", INPUT_ONLY),
     ("assemble `s_waitcnt expcnt_sat(", INPUT_ONLY),
     ("assemble `s_waitcnt lgkmcnt_sat(", INPUT_ONLY),
-    // SOPP s_sendmsg: numbers where LLVM prints an operation name.
-    ("assemble `s_sendmsg sendmsg(MSG_GS, 1", INPUT_ONLY),
     ("v[8/2+4", REG_LIST),
 ];
 
