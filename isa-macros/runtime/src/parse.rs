@@ -132,11 +132,9 @@ impl<'a> Parser<'a> {
         let bytes = self.text.as_bytes();
         let loose = self.isa.optional_commas;
         let space = |p: &mut usize| {
-            let start = *p;
             while *p < bytes.len() && bytes[*p].is_ascii_whitespace() {
                 *p += 1;
             }
-            *p > start
         };
         let mut p = pos;
         let lb = lit.as_bytes();
@@ -397,12 +395,10 @@ impl<'a> Parser<'a> {
             }
             Ty::Float { format: Some(e) } => {
                 for bits in FLOAT_FORMATS {
-                    let read = match scan_int(s, false, false) {
-                        Some((v, n)) if s.starts_with("0x") => {
-                            (bits == 64 || (v as u64) >> bits == 0).then_some((v as u64, n))
-                        }
-                        _ => crate::float::scan_decimal(s)
-                            .and_then(|(d, n)| crate::float::narrow(d, bits).map(|v| (v, n))),
+                    let read = if s.starts_with("0x") {
+                        scan_float(s, bits)
+                    } else {
+                        crate::float::scan_decimal(s).and_then(|(d, n)| crate::float::narrow(d, bits).map(|v| (v, n)))
                     };
                     if let Some((v, n)) = read {
                         out.push((pos + n, Val::Num(v as i64), Some((e, bits))));
