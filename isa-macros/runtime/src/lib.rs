@@ -17,6 +17,7 @@ mod eval;
 mod float;
 mod int_expr;
 pub mod machine;
+mod mnemonics;
 mod parse;
 mod place;
 mod print;

@@ -14,7 +14,7 @@ use crate::bits::{Bits, mask_of};
 use crate::error::{AsmError, field_range};
 use crate::eval::{Env, Step};
 use crate::print::{f16_to_f32, format_raw};
-use crate::tables::{BinOp, Expr, Field, Isa, Op, Src, Tok, Ty};
+use crate::tables::{BinOp, Expr, Field, Isa, Leaf, Op, Src, Tok, Ty};
 
 /// The IEEE formats a `float:` expression may give, in bits.
 const FLOAT_FORMATS: [u32; 3] = [16, 32, 64];
@@ -181,6 +181,24 @@ impl<'a> Parser<'a> {
         end
     }
 
+    /// Whether template `toks` of `leaf` can start at `pos`: its first token,
+    /// when it is literal text or the name, is there. A cheap test before the
+    /// bookkeeping of trying a template (most operand forms of a group fail on
+    /// their first letter); a template that fails it is reported as
+    /// [`Parser::seq`] would report it.
+    fn opens(&mut self, leaf: &Leaf, toks: &'static [Tok], pos: usize) -> bool {
+        let want = match toks.first() {
+            Some(Tok::Lit(s)) => *s,
+            Some(Tok::Name) => leaf.name_in(self.syntax),
+            _ => return true,
+        };
+        if self.lit(pos, want).is_some() {
+            return true;
+        }
+        self.fail(pos, || format!("expected `{}`", want.trim()));
+        false
+    }
+
     fn seq(&mut self, path: &mut Vec<Step>, toks: &'static [Tok], pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
         let Some((first, rest)) = toks.split_first() else {
             return k(self, path, pos, st);
@@ -300,6 +318,10 @@ impl<'a> Parser<'a> {
                 let snap = st.save();
                 let at = Step { leaf: sub, case: ci as u16, base, via, map };
                 if !st.bind_pattern(&at, leaf.mask, leaf.value) {
+                    st.restore(snap);
+                    continue;
+                }
+                if !self.opens(leaf, case.display_in(self.syntax), pos) {
                     st.restore(snap);
                     continue;
                 }
@@ -556,16 +578,31 @@ impl<'a> Parser<'a> {
     /// unset bits they read are enumerated together.
     fn solve(&self, st: &mut St, leaf: u16) -> Result<(), String> {
         self.bind_equalities(st);
+        // Most lines bind every bit a constraint reads: one pass decides them.
+        if let Some(decided) = self.decided(st, leaf) {
+            return if decided { Ok(()) } else { Err("operands do not fit any form of this instruction".into()) };
+        }
         let saved = (st.bits, st.bound);
         if let Some(result) = self.solve_groups(st) {
             result?;
-            if self.solve_joint(st, leaf).is_ok() {
+            if self.decided(st, leaf) == Some(true) || self.solve_joint(st, leaf).is_ok() {
                 return Ok(());
             }
         }
         // The greedy order did not work out: start again from the text alone.
         (st.bits, st.bound) = saved;
         self.solve_joint(st, leaf)
+    }
+
+    /// Whether every constraint holds (and the length fits), when that is
+    /// decided by the bits bound so far; `None` when a constraint reads an
+    /// unbound bit.
+    fn decided(&self, st: &St, leaf: u16) -> Option<bool> {
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        // A constraint that fails reading only bound bits fails whatever the
+        // other bits are, so stopping at the first failure decides too.
+        let holds = st.cons.iter().all(|c| check(&mut env, c)) && self.fits_length(&mut env, leaf);
+        (env.read & !st.bound == 0).then_some(holds)
     }
 
     /// Solves constraints one at a time, the one reading the fewest unset bits
@@ -752,10 +789,13 @@ fn check(env: &mut Env<'_>, c: &Con) -> bool {
         What::Form { group, leaf } => {
             let at = c.path.last().map_or((0, &[][..]), |s| (s.base, s.map));
             let isa = env.isa;
-            let mut path = c.path.clone();
+            // A copy the decoder may write its pick into, without allocating.
+            let mut buf = [Step::top(0, 0); crate::decode::MAX_DEPTH];
+            let Some(path) = buf.get_mut(..c.path.len()).filter(|p| !p.is_empty()) else { return false };
+            path.copy_from_slice(&c.path);
             let depth = path.len() - 1;
             let via = path[depth].via;
-            (isa.select_leaf(env, &mut path, depth, group, at, via) == Some(leaf)) as i64
+            (isa.select_leaf(env, path, depth, group, at, via) == Some(leaf)) as i64
         }
     };
     match c.want {
@@ -993,15 +1033,10 @@ impl Isa {
         let mut found: Option<Inst> = None;
         // Spec order, not the decoder's priority order: a form listed first
         // (the shorter one) wins when the text fits several.
-        let mut order: Vec<u16> = self.instructions(gen_).collect();
-        order.sort_unstable();
+        let mut order = Vec::new();
+        crate::mnemonics::index(self, syntax).candidates(text, &mut order);
         for leaf in order {
-            let l = &self.leaves[leaf as usize];
-            // A leaf whose every template writes its name cannot match text
-            // without that name: a cheap filter before any backtracking.
-            if !text.contains(l.name_in(syntax))
-                && l.cases.iter().all(|c| !c.applies_in(syntax) || c.display_in(syntax).contains(&Tok::Name))
-            {
+            if !self.leaves[leaf as usize].exists_in(gen_) {
                 continue;
             }
             for (ci, case) in self.leaves[leaf as usize].cases.iter().enumerate() {
@@ -1009,6 +1044,9 @@ impl Isa {
                     continue;
                 }
                 let l = &self.leaves[leaf as usize];
+                if !p.opens(l, case.display_in(syntax), 0) {
+                    continue;
+                }
                 let mut st = St::default();
                 let top = Step::top(leaf, ci as u16);
                 st.bind_pattern(&top, l.mask, l.value);
