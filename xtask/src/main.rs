@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use xtask::{Error, fuzz_gcn, new_target, regen};
+use xtask::{Error, bench, fuzz_gcn, new_target, regen};
 
 const HELP: &str = "\
 cargo xtask: developer tasks
@@ -16,6 +16,12 @@ USAGE:
     cargo xtask fuzz-gcn --count N [--seed S]
                                  the long GCN differential test against llvm-mc:
                                  N samples per encoding family in each mode
+    cargo xtask bench-peer [--count N] [--rounds R]
+                                 time isa against llvm-mc on the same N GCN GFX8
+                                 instructions (default 1,000,000, 3 rounds),
+                                 checking that the outputs agree
+    cargo xtask bench-build      time a clean build of a copy of the workspace
+                                 and a rebuild after editing one spec file
 ";
 
 /// The workspace root: the parent of this crate's folder.
@@ -58,6 +64,8 @@ fn main() -> ExitCode {
             true
         }),
         ["fuzz-gcn", rest @ ..] => fuzz_gcn::parse_args(rest).and_then(|o| fuzz_gcn::run(&root, &o)),
+        ["bench-peer", rest @ ..] => bench::parse_peer_args(rest).and_then(|o| bench::peer(&root, &o)),
+        ["bench-build"] => bench::build(&root),
         ["help"] | ["--help"] | ["-h"] => {
             print!("{HELP}");
             Ok(true)
