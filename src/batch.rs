@@ -23,53 +23,122 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// Longest answer for a line that failed, in bytes.
 pub const MAX_ERROR: usize = 200;
 
+/// A batch's input: buffered, and able to tell whether more can be read
+/// without waiting, so that a program feeding `isa` a line at a time gets each
+/// answer before it writes the next line, while a file is read in blocks.
+pub trait Input: BufRead {
+    /// Bytes that can be read now without waiting for more input.
+    fn ready(&self) -> usize;
+}
+
+impl<R: io::Read> Input for io::BufReader<R> {
+    fn ready(&self) -> usize {
+        self.buffer().len()
+    }
+}
+
+impl Input for &[u8] {
+    fn ready(&self) -> usize {
+        self.len()
+    }
+}
+
 /// Where a batch reads and writes.
 pub struct Streams<'a> {
     /// One instruction per line.
-    pub input: &'a mut dyn BufRead,
+    pub input: &'a mut dyn Input,
     /// One answer per input line.
     pub out: &'a mut dyn Write,
     /// One report per failed line, with its number.
     pub err: &'a mut dyn Write,
 }
 
+/// Lines read before they are answered together, and the bytes they may
+/// hold between them (one line may go past that, up to [`MAX_LINE`]): enough
+/// to keep every core busy, little enough that memory stays flat.
+const BLOCK_LINES: usize = 8192;
+const BLOCK_BYTES: usize = 1 << 20;
+
+/// Fewest lines worth sharing between threads.
+const PARALLEL_LINES: usize = 256;
+
 /// Runs `f` on each line of `input`, writing its answer to `out`; each line
-/// that fails is also reported on `err` as `isa: line N: <reason>`.
-fn each_line(io: Streams, mut f: impl FnMut(&str, &mut String) -> bool) -> io::Result<Stats> {
+/// that fails is also reported on `err` as `isa: line N: <reason>`. Lines are
+/// read a block at a time, answered on every core, and written in order.
+fn each_line(io: Streams, f: impl Fn(&str, &mut String) -> bool + Sync) -> io::Result<Stats> {
     let Streams { input, out, err } = io;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut stats = Stats::default();
-    let mut buf = Vec::new();
-    let mut text = String::new();
+    let mut line = Vec::new();
+    // The block's bytes, and each line's span in them with its length in
+    // the input (longer than the span for a line cut at MAX_LINE + 1).
+    let mut data = Vec::new();
+    let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(BLOCK_LINES);
     loop {
-        buf.clear();
-        let n = read_bounded_line(input, &mut buf)?;
-        if n == 0 {
+        data.clear();
+        spans.clear();
+        // The first line may wait for input; the rest are what is there.
+        while spans.len() < BLOCK_LINES && data.len() < BLOCK_BYTES && (spans.is_empty() || input.ready() > 0) {
+            line.clear();
+            let n = read_bounded_line(input, &mut line)?;
+            if n == 0 {
+                break;
+            }
+            spans.push((data.len(), data.len() + line.len(), n));
+            data.extend_from_slice(&line);
+        }
+        if spans.is_empty() {
             break;
         }
-        stats.lines += 1;
-        text.clear();
-        let ok = match checked_text(&buf, n) {
-            Err(reason) => {
-                text.push_str("error: ");
-                text.push_str(&reason);
-                false
-            }
-            Ok(line) if line.trim().is_empty() => true,
-            Ok(line) => f(line, &mut text),
+        let answer = |&(a, b, n): &(usize, usize, usize)| answer_line(&data[a..b], n, &f);
+        let answers: Vec<(String, bool)> = if threads < 2 || spans.len() < PARALLEL_LINES {
+            spans.iter().map(answer).collect()
+        } else {
+            let per = spans.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                let workers: Vec<_> =
+                    spans.chunks(per).map(|c| s.spawn(move || c.iter().map(answer).collect::<Vec<_>>())).collect();
+                // A worker's panic is the caller's, as if the lines were answered here.
+                workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+            })
         };
-        if !ok {
-            stats.failed += 1;
-            shorten(&mut text);
-            // Where the answer names the line's own text, it is already
-            // escaped and shortened; nothing raw reaches the terminal.
-            writeln!(err, "isa: line {}: {}", stats.lines, text.strip_prefix("error: ").unwrap_or(&text))?;
+        for (mut text, ok) in answers {
+            stats.lines += 1;
+            if !ok {
+                stats.failed += 1;
+                // Where the answer names the line's own text, it is already
+                // escaped and shortened; nothing raw reaches the terminal.
+                writeln!(err, "isa: line {}: {}", stats.lines, text.strip_prefix("error: ").unwrap_or(&text))?;
+            }
+            text.push('\n');
+            out.write_all(text.as_bytes())?;
         }
-        text.push('\n');
-        out.write_all(text.as_bytes())?;
+        // The answers to what was read, before waiting for more input.
+        out.flush()?;
+        err.flush()?;
     }
     out.flush()?;
     err.flush()?;
     Ok(stats)
+}
+
+/// The answer to one line of `n` bytes whose first bytes are `buf`, and
+/// whether it is not an error.
+fn answer_line(buf: &[u8], n: usize, f: &impl Fn(&str, &mut String) -> bool) -> (String, bool) {
+    let mut text = String::new();
+    let ok = match checked_text(buf, n) {
+        Err(reason) => {
+            text.push_str("error: ");
+            text.push_str(&reason);
+            false
+        }
+        Ok(line) if line.trim().is_empty() => true,
+        Ok(line) => f(line, &mut text),
+    };
+    if !ok {
+        shorten(&mut text);
+    }
+    (text, ok)
 }
 
 /// Cuts a failed line's answer to [`MAX_ERROR`] bytes: a message may quote
@@ -104,7 +173,7 @@ fn checked_text(buf: &[u8], len: usize) -> Result<&str, String> {
 
 /// Reads one line, keeping at most `MAX_LINE + 1` bytes of it (the rest is
 /// consumed and dropped, so an endless line cannot exhaust memory).
-fn read_bounded_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<usize> {
+fn read_bounded_line(input: &mut dyn Input, buf: &mut Vec<u8>) -> io::Result<usize> {
     let mut total = 0;
     loop {
         let avail = input.fill_buf()?;

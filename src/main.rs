@@ -21,6 +21,8 @@ Batch mode: one instruction per line; output line i answers input line i. A bad
 line prints `error: <reason>`, is reported on standard error as `isa: line N:
 <reason>`, and the run goes on; the exit status is 1 when any line failed, 2 for
 a usage error. Lines are at most 64 KiB of UTF-8 without control characters.
+Lines are answered in blocks on every core; what has been read is answered
+before isa waits for more, so a program may feed it one line at a time.
 
     --target T   a target from `isa targets`
     --gen G      a generation: name, alias or number (ir3: 400..800 as chip*100);
@@ -108,7 +110,7 @@ fn main() -> ExitCode {
     };
     let stdin = io::stdin();
     let stdout = io::stdout();
-    let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut input = BufReader::with_capacity(1 << 20, stdin.lock());
     let mut output = BufWriter::with_capacity(1 << 16, stdout.lock());
     // Bad lines' reports; flushed by the batch before the summary below.
     let mut errors = BufWriter::new(io::stderr());

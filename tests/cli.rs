@@ -118,3 +118,62 @@ fn usage_errors_exit_two() {
     assert_eq!((out.as_str(), status), ("", 2));
     assert!(err.starts_with("isa: unknown target `nope`"), "{err}");
 }
+
+/// Lines are answered a block at a time on every core; the answers still come
+/// out in input order, with the right line numbers in the reports.
+#[test]
+fn long_runs_answer_in_order() {
+    let input: String =
+        (0..5000).map(|i| if i % 7 == 3 { format!("zz{i}\n") } else { format!("{GOOD_WORD}\n") }).collect();
+    let (out, err, status) = isa(&["disasm", "--target", "ir3", "--gen", "a6xx"], input.into_bytes());
+    assert_eq!(status, 1);
+    let out: Vec<&str> = out.lines().collect();
+    assert_eq!(out.len(), 5000);
+    let reports: Vec<&str> = err.lines().filter(|l| l.starts_with("isa: line ")).collect();
+    let bad: Vec<usize> = (0..5000).filter(|i| i % 7 == 3).collect();
+    assert_eq!(reports.len(), bad.len());
+    for (i, line) in out.iter().enumerate() {
+        if i % 7 == 3 {
+            assert_eq!(*line, format!("error: column 1: `zz{i}` is not hexadecimal"));
+        } else {
+            assert_eq!(*line, "mov.f32f32 r0.x, c8.x", "line {}", i + 1);
+        }
+    }
+    for (r, i) in reports.iter().zip(bad) {
+        assert_eq!(*r, format!("isa: line {}: column 1: `zz{i}` is not hexadecimal", i + 1));
+    }
+}
+
+/// A program that writes one line and waits for its answer gets it: `isa`
+/// answers what it has read before it waits for more input.
+#[test]
+fn a_line_at_a_time_is_answered_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isa"))
+        .args(["asm", "--target", "ir3", "--gen", "a6xx"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("isa starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for _ in 0..2 {
+            let mut line = String::new();
+            stdout.read_line(&mut line).expect("isa answers");
+            tx.send(line).expect("the test listens");
+        }
+    });
+    for _ in 0..2 {
+        stdin.write_all(b"mov.f32f32 r0.x, c8.x\n").expect("isa reads");
+        stdin.flush().expect("isa reads");
+        // The input stays open: the answer must come without it ending.
+        let answer = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("an answer while the input is open");
+        assert_eq!(answer, format!("{GOOD_WORD}\n"));
+    }
+    drop(stdin);
+    reader.join().expect("reader");
+    assert!(child.wait().expect("isa exits").success());
+}

@@ -582,6 +582,12 @@ impl<'a> Parser<'a> {
         if let Some(decided) = self.decided(st, leaf) {
             return if decided { Ok(()) } else { Err("operands do not fit any form of this instruction".into()) };
         }
+        // A constraint no value of its own unbound bits satisfies fails the
+        // whole: found cheaply, before enumerating every constraint together
+        // (most tried forms fail that way, on one operand's value).
+        if st.cons.iter().any(|c| self.unsatisfiable(st, c)) {
+            return Err("operands do not fit any form of this instruction".into());
+        }
         let saved = (st.bits, st.bound);
         if let Some(result) = self.solve_groups(st) {
             result?;
@@ -603,6 +609,31 @@ impl<'a> Parser<'a> {
         // other bits are, so stopping at the first failure decides too.
         let holds = st.cons.iter().all(|c| check(&mut env, c)) && self.fits_length(&mut env, leaf);
         (env.read & !st.bound == 0).then_some(holds)
+    }
+
+    /// Whether no value of the unbound bits `c` reads makes it hold (false
+    /// when that takes more than [`MAX_FREE_BITS`] bits to tell).
+    fn unsatisfiable(&self, st: &St, c: &Con) -> bool {
+        let mut free: Bits = 0;
+        'grow: loop {
+            let n = free.count_ones();
+            if n > MAX_FREE_BITS {
+                return false;
+            }
+            for a in 0..(1u64 << n) {
+                let mut env = Env { isa: self.isa, bits: st.bits | deposit(a, free), gen_: self.gen_, read: 0 };
+                let ok = check(&mut env, c);
+                let newly = env.read & !st.bound & !free;
+                if newly != 0 {
+                    free |= newly;
+                    continue 'grow;
+                }
+                if ok {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /// Solves constraints one at a time, the one reading the fewest unset bits
