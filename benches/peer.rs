@@ -12,7 +12,10 @@
 //! whatever else the machine does), with the median beside it.
 //!
 //! Options: `--count N` instructions (default 1,000,000), `--rounds R`
-//! (default 3), `--require` (fail, rather than skip, without llvm-mc).
+//! (default 3), `--require` (fail, rather than skip, without llvm-mc),
+//! `--rss-lines N`: also stream N lines (the stream over and over) through
+//! `isa disasm` and `isa asm` and report their peak resident memory, sampled
+//! from `/proc` every 10 ms (Linux).
 
 // Shared with the differential tests, which use all of it.
 #[allow(dead_code)]
@@ -37,10 +40,12 @@ struct Options {
     count: usize,
     rounds: usize,
     require: bool,
+    /// Lines to stream through each direction while sampling peak memory.
+    rss_lines: usize,
 }
 
 fn options() -> Result<Options, String> {
-    let mut o = Options { count: 1_000_000, rounds: 3, require: false };
+    let mut o = Options { count: 1_000_000, rounds: 3, require: false, rss_lines: 0 };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -51,6 +56,7 @@ fn options() -> Result<Options, String> {
         match a.as_str() {
             "--count" => o.count = number("--count")?,
             "--rounds" => o.rounds = number("--rounds")?,
+            "--rss-lines" => o.rss_lines = number("--rss-lines")?,
             "--require" => o.require = true,
             // What `cargo bench` passes to every bench binary.
             "--bench" => {}
@@ -198,8 +204,8 @@ fn run(o: &Options, mc: &str) -> Result<(), String> {
             other_bytes += 1;
         }
     }
-    std::fs::write(&text_in, asm_text.iter().flat_map(|l| [*l, "\n"]).collect::<String>())
-        .map_err(|e| e.to_string())?;
+    let asm_input: String = asm_text.iter().flat_map(|l| [*l, "\n"]).collect();
+    std::fs::write(&text_in, &asm_input).map_err(|e| e.to_string())?;
     let text_lines: Vec<&str> = text.lines().collect();
 
     let out = |name: &str| dir.join(name);
@@ -248,7 +254,71 @@ fn run(o: &Options, mc: &str) -> Result<(), String> {
             theirs.best().as_secs_f64() / ours.best().as_secs_f64().max(1e-9),
         );
     }
+    if o.rss_lines > 0 {
+        println!();
+        println!("| `isa` streaming {} lines | peak resident memory | time |", o.rss_lines);
+        println!("|---|---|---|");
+        for (what, args, input) in [("disasm", &isa_disasm[..], &bytes), ("asm", &isa_asm[..], &asm_input)] {
+            let (kib, t) = peak_rss(isa_bin, args, input, o.rss_lines)?;
+            println!("| {what} | {:.1} MiB | {:.1} s |", kib as f64 / 1024.0, t.as_secs_f64());
+        }
+    }
     Ok(())
+}
+
+/// Streams `lines` lines of `input` (over and over) into `isa args`, output
+/// discarded; returns the peak resident memory seen, in KiB, and the time.
+fn peak_rss(isa: &str, args: &[&str], input: &str, lines: usize) -> Result<(u64, Duration), String> {
+    use std::io::Write;
+    let mut child = Command::new(isa)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{isa}: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let block: Vec<&str> = input.lines().collect();
+    let start = Instant::now();
+    let feed = std::thread::scope(|s| {
+        let writer = s.spawn(move || -> std::io::Result<()> {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut stdin);
+            for line in block.iter().cycle().take(lines) {
+                w.write_all(line.as_bytes())?;
+                w.write_all(b"\n")?;
+            }
+            w.flush()
+        });
+        let status_path = format!("/proc/{}/status", child.id());
+        let mut peak = 0u64;
+        while !writer.is_finished() {
+            peak = peak.max(vm_hwm(&status_path).unwrap_or(0));
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        (writer.join(), peak)
+    });
+    let (written, mut peak) = feed;
+    written.map_err(|_| "the writer panicked".to_string())?.map_err(|e| format!("writing to isa: {e}"))?;
+    // The input is closed once the writer is done; isa finishes the last lines.
+    let status_path = format!("/proc/{}/status", child.id());
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            if !status.success() {
+                return Err(format!("isa {} exited with {status}", args.join(" ")));
+            }
+            break;
+        }
+        peak = peak.max(vm_hwm(&status_path).unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Ok((peak, start.elapsed()))
+}
+
+/// The peak resident set (`VmHWM`, KiB) in a `/proc/PID/status` file.
+fn vm_hwm(path: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn main() -> ExitCode {

@@ -19,19 +19,22 @@ use crate::Error;
 pub struct PeerOptions {
     pub count: u64,
     pub rounds: u64,
+    /// Lines streamed through `isa` for its peak memory (0: not measured).
+    pub rss_lines: u64,
 }
 
-/// Reads `[--count N] [--rounds R]`.
+/// Reads `[--count N] [--rounds R] [--rss-lines N]`.
 pub fn parse_peer_args(args: &[&str]) -> Result<PeerOptions, Error> {
-    let mut o = PeerOptions { count: 1_000_000, rounds: 3 };
+    let mut o = PeerOptions { count: 1_000_000, rounds: 3, rss_lines: 10_000_000 };
     let mut it = args.iter();
     while let Some(&a) = it.next() {
         let v = it.next().ok_or_else(|| Error::Usage(format!("`{a}` needs a number")))?;
         let n: u64 = v.replace('_', "").parse().map_err(|_| Error::Usage(format!("`{a} {v}`: not a number")))?;
-        if n == 0 {
+        if n == 0 && a != "--rss-lines" {
             return Err(Error::Usage(format!("`{a}` must be at least 1")));
         }
         match a {
+            "--rss-lines" => o.rss_lines = n,
             "--count" => o.count = n,
             "--rounds" if n >= 3 => o.rounds = n,
             "--rounds" => return Err(Error::Usage("`--rounds` must be at least 3".into())),
@@ -52,6 +55,7 @@ pub fn peer(root: &Path, o: &PeerOptions) -> Result<bool, Error> {
         .current_dir(root)
         .args(["bench", "-q", "-p", "isagen", "--bench", "peer", "--"])
         .args(["--require", "--count", &o.count.to_string(), "--rounds", &o.rounds.to_string()])
+        .args(["--rss-lines", &o.rss_lines.to_string()])
         .status()
         .map_err(|e| Error::Io(format!("running cargo bench: {e}")))?;
     Ok(status.success())
@@ -135,10 +139,11 @@ mod tests {
 
     #[test]
     fn peer_arguments() {
-        assert_eq!(parse_peer_args(&[]).unwrap(), PeerOptions { count: 1_000_000, rounds: 3 });
+        let default = PeerOptions { count: 1_000_000, rounds: 3, rss_lines: 10_000_000 };
+        assert_eq!(parse_peer_args(&[]).unwrap(), default);
         assert_eq!(
-            parse_peer_args(&["--rounds", "5", "--count", "1_000"]).unwrap(),
-            PeerOptions { count: 1000, rounds: 5 }
+            parse_peer_args(&["--rounds", "5", "--count", "1_000", "--rss-lines", "0"]).unwrap(),
+            PeerOptions { count: 1000, rounds: 5, rss_lines: 0 }
         );
         for bad in [&["--count"][..], &["--count", "x"], &["--count", "0"], &["--rounds", "2"], &["--fast", "1"]] {
             assert!(matches!(parse_peer_args(bad), Err(Error::Usage(_))), "{bad:?}");

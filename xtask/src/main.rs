@@ -16,10 +16,11 @@ USAGE:
     cargo xtask fuzz-gcn --count N [--seed S]
                                  the long GCN differential test against llvm-mc:
                                  N samples per encoding family in each mode
-    cargo xtask bench-peer [--count N] [--rounds R]
+    cargo xtask bench-peer [--count N] [--rounds R] [--rss-lines L]
                                  time isa against llvm-mc on the same N GCN GFX8
                                  instructions (default 1,000,000, 3 rounds),
-                                 checking that the outputs agree
+                                 checking that the outputs agree; then isa's
+                                 peak memory over L lines (default 10,000,000)
     cargo xtask bench-build      time a clean build of a copy of the workspace
                                  and a rebuild after editing one spec file
 ";

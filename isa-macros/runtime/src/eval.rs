@@ -65,6 +65,18 @@ impl Env<'_> {
     }
 
     pub fn eval(&mut self, path: &[Step], e: Expr) -> i64 {
+        // Most expressions are one value (a parameter passed on) or one
+        // comparison of two (`W == 2`): no stack for those. Operands are read
+        // in the same order as below, so the bits read are the same.
+        match *e {
+            [a] if a.is_operand() => return self.operand(path, a),
+            [a, b, Op::Bin(op)] if a.is_operand() && b.is_operand() => {
+                let x = self.operand(path, a);
+                let y = self.operand(path, b);
+                return binop(op, x, y);
+            }
+            _ => {}
+        }
         let mut stack = [0i64; MAX_STACK];
         let mut sp = 0usize;
         for op in e {
@@ -104,6 +116,26 @@ impl Env<'_> {
             }
         }
         if sp == 0 { 0 } else { stack[sp - 1] }
+    }
+}
+
+impl Op {
+    /// Whether this op pushes a value without popping any.
+    fn is_operand(self) -> bool {
+        matches!(self, Op::Lit(_) | Op::Field(_) | Op::Param(_) | Op::Gen)
+    }
+}
+
+impl Env<'_> {
+    /// The value an operand op pushes.
+    fn operand(&mut self, path: &[Step], op: Op) -> i64 {
+        match op {
+            Op::Lit(v) => v,
+            Op::Field(i) => self.field(path, i),
+            Op::Param(i) => self.param(path, i),
+            Op::Gen => self.gen_ as i64,
+            _ => 0,
+        }
     }
 }
 
