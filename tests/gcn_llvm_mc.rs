@@ -259,7 +259,8 @@ fn sample_all(isa: &Isa, gen_: u32, count: Count, seed: u64) -> Vec<(u128, usize
     let mut out = Vec::new();
     let per = per_leaf(isa, gen_, count);
     for &leaf in isa.groups[0].leaves {
-        if !isa.leaves[leaf as usize].exists_in(gen_) {
+        let l = &isa.leaves[leaf as usize];
+        if !l.exists_in(gen_) || pending(l.name) {
             continue;
         }
         let per_opcode = per(leaf);
@@ -273,7 +274,7 @@ fn sample_all(isa: &Isa, gen_: u32, count: Count, seed: u64) -> Vec<(u128, usize
             let Ok(inst) = isa.decode(inst.bits & !isa.ignored_bits(&inst, gen_), gen_) else { continue };
             let text = isa.print(&inst, gen_);
             if pending(&text) {
-                break;
+                continue;
             }
             if !MARKERS.iter().any(|m| m.1 == text) {
                 out.push((inst.bits, inst.len_bytes(), text));

@@ -9,15 +9,8 @@ pub const PENDING: &[(&str, &str)] = &[
     ("buffer_", "llvm-mc refuses some field combinations (addr64 with offen/idxen, tfe with lds, float soffset)"),
     ("tbuffer_", "llvm-mc refuses some field combinations (addr64 with offen/idxen, float soffset)"),
     ("image_", "llvm-mc refuses some field combinations and vdata widths of random dmask/tfe/d16 values"),
-    ("s_load_", "scalar-load operand forms differ from llvm-mc for random base and offset codes"),
-    ("s_buffer_load_", "scalar-load operand forms differ from llvm-mc for random base and offset codes"),
-    ("s_store_", "scalar-store operand forms differ from llvm-mc for random base and offset codes"),
-    ("s_buffer_store_", "gfx8 llvm-mc decodes scalar buffer stores the spec does not describe"),
-    ("s_memtime", "gfx6 llvm-mc refuses some destination registers the spec accepts (exec)"),
     ("ds_swizzle_b32", "llvm-mc prints every BITMASK_PERM mask, some lossily; the spec decodes only exact ones"),
     ("v_interp_mov_f32", "llvm-mc prints unknown parameter selects as invalid_param_N; the spec refuses them"),
-    ("s_atc_probe", "llvm-mc prints the probe mask in hex above 64 and ignores glc; the spec differs"),
-    ("s_sendmsg", "llvm-mc ignores the unused high bits of the message; the spec prints them as a number"),
     ("v_writelane_b32", "lane-select operand forms differ from llvm-mc"),
 ];
 
@@ -26,7 +19,48 @@ pub const PENDING: &[(&str, &str)] = &[
 /// no notion of 16-bit operands yet.
 pub const SIXTEEN_BIT: [&str; 4] = ["_i16", "_u16", "_f16", "_b16"];
 
+/// Words llvm-mc 14 prints lossily, which we print exactly (the README's
+/// decoding policy: what we print reads back to the same bits), or decodes
+/// inconsistently, recognised by either tool's text, with the reason: no
+/// comparison with llvm-mc can agree on them.
+pub const LOSSY: &[(&str, fn(&str) -> bool)] = &[
+    ("llvm-mc names a message and drops bits 7 and 10..15 of the immediate; we print the number", |t| {
+        let Some(n) = t.strip_prefix("s_sendmsg ").or_else(|| t.strip_prefix("s_sendmsghalt ")) else {
+            return false;
+        };
+        n.parse::<u16>().is_ok_and(|n| n & !0x037f != 0)
+    }),
+    ("a scalar tuple of 4 or more from a special register: llvm-mc 14 prints the pair's name", |t| {
+        let (mnemonic, rest) = t.split_once(' ').unwrap_or((t, ""));
+        let wide = ["x4", "x8", "x16"].iter().any(|w| mnemonic.starts_with("s_") && mnemonic.ends_with(w));
+        wide && rest.split(',').next().is_some_and(|op| op.ends_with("_lo"))
+    }),
+    ("a special register pair as a buffer's base: llvm-mc 14 prints the pair's name for the quad", |t| {
+        let (mnemonic, rest) = t.split_once(' ').unwrap_or((t, ""));
+        let quad_base = mnemonic.starts_with("s_buffer_") || mnemonic.starts_with("s_atc_probe_buffer");
+        let base = rest.split(", ").nth(1).unwrap_or("");
+        quad_base && ["flat_scratch", "xnack_mask", "vcc", "tba", "tma", "exec"].contains(&base)
+    }),
+    (
+        "a tuple past the last SGPR or trap register: llvm-mc 14 decodes some (`s[100:103]`, `ttmp[8:15]`) and assembles none",
+        |t| {
+            let ends = |prefix: &str, last: u32| {
+                t.split(prefix).skip(1).any(|r| {
+                    r.split_once(']')
+                        .and_then(|(range, _)| range.split_once(':')?.1.parse::<u32>().ok())
+                        .is_some_and(|hi| hi > last)
+                })
+            };
+            ends(" s[", 101) || ends(" ttmp[", 11)
+        },
+    ),
+];
+
+/// Whether the differential tests leave out the instruction with text `text`:
+/// pending, or printed lossily by llvm-mc.
 pub fn pending(text: &str) -> bool {
     let mnemonic = text.split(' ').next().unwrap_or("");
-    PENDING.iter().any(|(p, _)| text.starts_with(p)) || SIXTEEN_BIT.iter().any(|s| mnemonic.contains(s))
+    PENDING.iter().any(|(p, _)| text.starts_with(p))
+        || SIXTEEN_BIT.iter().any(|s| mnemonic.contains(s))
+        || LOSSY.iter().any(|(_, lossy)| lossy(text))
 }
