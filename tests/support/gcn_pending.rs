@@ -11,7 +11,6 @@ pub const PENDING: &[(&str, &str)] = &[
     ("image_", "llvm-mc refuses some field combinations and vdata widths of random dmask/tfe/d16 values"),
     ("ds_swizzle_b32", "llvm-mc prints every BITMASK_PERM mask, some lossily; the spec decodes only exact ones"),
     ("v_interp_mov_f32", "llvm-mc prints unknown parameter selects as invalid_param_N; the spec refuses them"),
-    ("v_writelane_b32", "lane-select operand forms differ from llvm-mc"),
 ];
 
 /// 16-bit operands: llvm-mc prints float inline constants as half-precision
