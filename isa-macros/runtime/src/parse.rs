@@ -41,27 +41,55 @@ enum What {
 }
 
 struct Con {
-    path: Vec<Step>,
+    /// The scope the constraint is evaluated in: a span of [`St::steps`].
+    path: (u32, u32),
     what: What,
     want: Want,
 }
 
+/// What a partial match has bound. Constraint scopes live in one arena
+/// (`steps`) that backtracking truncates with the constraints, so trying a
+/// form allocates nothing once the buffers have grown.
 #[derive(Default)]
 struct St {
     bits: Bits,
     bound: Bits,
     cons: Vec<Con>,
+    steps: Vec<Step>,
 }
 
 impl St {
-    fn save(&self) -> (Bits, Bits, usize) {
-        (self.bits, self.bound, self.cons.len())
+    fn save(&self) -> (Bits, Bits, usize, usize) {
+        (self.bits, self.bound, self.cons.len(), self.steps.len())
     }
 
-    fn restore(&mut self, s: (Bits, Bits, usize)) {
+    fn restore(&mut self, s: (Bits, Bits, usize, usize)) {
         self.bits = s.0;
         self.bound = s.1;
         self.cons.truncate(s.2);
+        self.steps.truncate(s.3);
+    }
+
+    /// Back to nothing bound, keeping the buffers.
+    fn clear(&mut self) {
+        self.restore((0, 0, 0, 0));
+    }
+
+    /// Copies `path` into the arena: the span a constraint names it by.
+    fn scope(&mut self, path: &[Step]) -> (u32, u32) {
+        let start = self.steps.len() as u32;
+        self.steps.extend_from_slice(path);
+        (start, path.len() as u32)
+    }
+
+    fn push(&mut self, path: &[Step], what: What, want: Want) {
+        let path = self.scope(path);
+        self.cons.push(Con { path, what, want });
+    }
+
+    /// The scope of constraint `c`.
+    fn path(&self, c: &Con) -> &[Step] {
+        path_in(&self.steps, c)
     }
 
     /// Binds the `mask` bits of the leaf placed at `at` to `value`; false on a
@@ -281,7 +309,7 @@ impl<'a> Parser<'a> {
             // A number read in one float format holds only where the spec's
             // format expression gives that format.
             if let Some((e, bits)) = format {
-                st.cons.push(Con { path: path.clone(), what: What::Expr(e), want: Want::Eq(bits as i64) });
+                st.push(path, What::Expr(e), Want::Eq(bits as i64));
             }
             if self.bind(path, i, field, v, st, pos) && self.seq(path, rest, p, st, k) {
                 return true;
@@ -326,11 +354,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 path.push(at);
-                st.cons.push(Con {
-                    path: path.clone(),
-                    what: What::Form { group, leaf: sub },
-                    want: Want::Truthy(true),
-                });
+                st.push(path, What::Form { group, leaf: sub }, Want::Truthy(true));
                 add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
                 let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
                     let inner = path.pop();
@@ -514,7 +538,7 @@ impl<'a> Parser<'a> {
                     Val::Truth(b) => Want::Truthy(b),
                     Val::Unknown => return true,
                 };
-                st.cons.push(Con { path: path.to_vec(), what: What::Field(idx), want });
+                st.push(path, What::Field(idx), want);
                 true
             }
         }
@@ -607,7 +631,7 @@ impl<'a> Parser<'a> {
         let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
         // A constraint that fails reading only bound bits fails whatever the
         // other bits are, so stopping at the first failure decides too.
-        let holds = st.cons.iter().all(|c| check(&mut env, c)) && self.fits_length(&mut env, leaf);
+        let holds = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
         (env.read & !st.bound == 0).then_some(holds)
     }
 
@@ -622,7 +646,7 @@ impl<'a> Parser<'a> {
             }
             for a in 0..(1u64 << n) {
                 let mut env = Env { isa: self.isa, bits: st.bits | deposit(a, free), gen_: self.gen_, read: 0 };
-                let ok = check(&mut env, c);
+                let ok = check(&mut env, &st.steps, c);
                 let newly = env.read & !st.bound & !free;
                 if newly != 0 {
                     free |= newly;
@@ -649,7 +673,7 @@ impl<'a> Parser<'a> {
             let mut frees = Vec::with_capacity(st.cons.len());
             for (i, c) in st.cons.iter().enumerate() {
                 let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
-                let holds = check(&mut env, c);
+                let holds = check(&mut env, &st.steps, c);
                 let free = env.read & !st.bound;
                 frees.push(free);
                 if free == 0 {
@@ -681,7 +705,8 @@ impl<'a> Parser<'a> {
                 for a in 0..(1u64 << n) {
                     let bits = st.bits | deposit(a, free);
                     let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
-                    let ok = check(&mut env, &st.cons[i]) && together.iter().all(|&j| check(&mut env, &st.cons[j]));
+                    let ok = check(&mut env, &st.steps, &st.cons[i])
+                        && together.iter().all(|&j| check(&mut env, &st.steps, &st.cons[j]));
                     let newly = env.read & !st.bound & !free;
                     if newly != 0 {
                         free |= newly;
@@ -702,7 +727,7 @@ impl<'a> Parser<'a> {
             }
         }
         let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
-        if st.cons.iter().all(|c| check(&mut env, c)) { Some(Ok(())) } else { None }
+        if st.cons.iter().all(|c| check(&mut env, &st.steps, c)) { Some(Ok(())) } else { None }
     }
 
     /// Enumerates every unset bit any constraint reads, together.
@@ -716,7 +741,7 @@ impl<'a> Parser<'a> {
             for a in 0..(1u64 << n) {
                 let bits = st.bits | deposit(a, free);
                 let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
-                let ok = st.cons.iter().all(|c| check(&mut env, c)) && self.fits_length(&mut env, leaf);
+                let ok = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
                 let newly = env.read & !st.bound & !free;
                 if newly != 0 {
                     free |= newly;
@@ -742,7 +767,7 @@ impl Parser<'_> {
         for i in 0..st.cons.len() {
             let c = &st.cons[i];
             let (What::Expr(e), Want::Truthy(true)) = (c.what, c.want) else { continue };
-            let Some(&step) = c.path.last() else { continue };
+            let Some(&step) = st.path(c).last() else { continue };
             terms.clear();
             conjuncts(e, &mut terms);
             for &t in &terms {
@@ -813,17 +838,24 @@ impl Parser<'_> {
     }
 }
 
-fn check(env: &mut Env<'_>, c: &Con) -> bool {
+/// The span of `steps` that constraint `c` names.
+fn path_in<'s>(steps: &'s [Step], c: &Con) -> &'s [Step] {
+    let (start, len) = (c.path.0 as usize, c.path.1 as usize);
+    steps.get(start..start + len).unwrap_or(&[])
+}
+
+fn check(env: &mut Env<'_>, steps: &[Step], c: &Con) -> bool {
+    let c_path = path_in(steps, c);
     let v = match c.what {
-        What::Expr(e) => env.eval(&c.path, e),
-        What::Field(i) => env.field(&c.path, i),
+        What::Expr(e) => env.eval(c_path, e),
+        What::Field(i) => env.field(c_path, i),
         What::Form { group, leaf } => {
-            let at = c.path.last().map_or((0, &[][..]), |s| (s.base, s.map));
+            let at = c_path.last().map_or((0, &[][..]), |s| (s.base, s.map));
             let isa = env.isa;
             // A copy the decoder may write its pick into, without allocating.
             let mut buf = [Step::top(0, 0); crate::decode::MAX_DEPTH];
-            let Some(path) = buf.get_mut(..c.path.len()).filter(|p| !p.is_empty()) else { return false };
-            path.copy_from_slice(&c.path);
+            let Some(path) = buf.get_mut(..c_path.len()).filter(|p| !p.is_empty()) else { return false };
+            path.copy_from_slice(c_path);
             let depth = path.len() - 1;
             let via = path[depth].via;
             (isa.select_leaf(env, path, depth, group, at, via) == Some(leaf)) as i64
@@ -857,8 +889,9 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, leni
     let Some(&step) = path.last() else { return };
     let leaf = &isa.leaves[step.leaf as usize];
     let default = (leaf.cases.len() - 1) as u16;
-    let mut at_default = path.to_vec();
-    if let Some(last) = at_default.last_mut() {
+    // One copy of the scope, at the default case, for every constraint here.
+    let at_default = st.scope(path);
+    if let Some(last) = st.steps.last_mut() {
         last.case = default;
     }
     for (j, case) in leaf.cases.iter().enumerate().take(step.case as usize + 1) {
@@ -870,11 +903,11 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, leni
                 continue;
             }
             let want = Want::Truthy(j == step.case as usize);
-            st.cons.push(Con { path: at_default.clone(), what: What::Expr(e), want });
+            st.cons.push(Con { path: at_default, what: What::Expr(e), want });
         }
     }
     for &e in leaf.requires {
-        st.cons.push(Con { path: at_default.clone(), what: What::Expr(e), want: Want::Truthy(true) });
+        st.cons.push(Con { path: at_default, what: What::Expr(e), want: Want::Truthy(true) });
     }
 }
 
@@ -1066,6 +1099,7 @@ impl Isa {
         // (the shorter one) wins when the text fits several.
         let mut order = Vec::new();
         crate::mnemonics::index(self, syntax).candidates(text, &mut order);
+        let mut st = St::default();
         for leaf in order {
             if !self.leaves[leaf as usize].exists_in(gen_) {
                 continue;
@@ -1078,7 +1112,7 @@ impl Isa {
                 if !p.opens(l, case.display_in(syntax), 0) {
                     continue;
                 }
-                let mut st = St::default();
+                st.clear();
                 let top = Step::top(leaf, ci as u16);
                 st.bind_pattern(&top, l.mask, l.value);
                 let mut path = vec![top];
