@@ -7,10 +7,11 @@
 //! `isa!` and `abi!` macros use, so the docs describe exactly what compiles.
 //! `regen --check` writes nothing and lists what is stale. `new-target`
 //! scaffolds a target folder. `fuzz-gcn` runs the long mode of the GCN
-//! differential tests against llvm-mc.
+//! differential tests against llvm-mc; `fuzz` runs the cargo-fuzz targets.
 
 pub mod abi_doc;
 pub mod diagram;
+pub mod fuzz;
 pub mod fuzz_gcn;
 pub mod isa_doc;
 pub mod markdown;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use xtask::{Error, fuzz_gcn, new_target, regen};
+use xtask::{Error, fuzz, fuzz_gcn, new_target, regen};
 
 const HELP: &str = "\
 cargo xtask: developer tasks
@@ -16,6 +16,10 @@ USAGE:
     cargo xtask fuzz-gcn --count N [--seed S]
                                  the long GCN differential test against llvm-mc:
                                  N samples per encoding family in each mode
+    cargo xtask fuzz --minutes N [--target NAME]
+                                 the cargo-fuzz targets (decode, assemble, spec, ir),
+                                 one after another, N minutes each; needs nightly
+                                 and cargo-fuzz
 ";
 
 /// The workspace root: the parent of this crate's folder.
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
             println!("next: edit it, then run `cargo xtask regen` to wire it in");
             true
         }),
+        ["fuzz", rest @ ..] => fuzz::parse_args(rest).and_then(|o| fuzz::run(&root, &o)),
         ["fuzz-gcn", rest @ ..] => fuzz_gcn::parse_args(rest).and_then(|o| fuzz_gcn::run(&root, &o)),
         ["help"] | ["--help"] | ["-h"] => {
             print!("{HELP}");
