@@ -205,6 +205,14 @@ fn regressions() {
     ] {
         assert_eq!(p.isa.parse(text, p.gen_).unwrap().bytes(), bytes, "{text}");
     }
+    // decode: `s_absdiff_i32 s18, 0x1, 0x1`, two literals holding 1,
+    // printed as text that assembles to the inline constant twice. A literal
+    // holding an inline value no longer decodes.
+    let mut data = selector("gcn", 8, 0).unwrap().to_vec();
+    data.extend([0xff, 0xff, 0x12, 0x95, 0x01, 0, 0, 0]);
+    fuzz::decode(&data);
+    let (p, bytes) = fuzz::pick(&data).unwrap();
+    assert!(p.isa.decode_bytes(bytes, p.gen_).is_err());
     // ir: text with no instruction has no block, and the one-block passes
     // indexed the first (`backend/tests/errors.rs` has the test per target).
     fuzz::ir(b"");
