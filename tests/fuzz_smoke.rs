@@ -218,6 +218,8 @@ fn regressions() {
     fuzz::ir(b"");
     // ir: a branch in the only block; reporting it indexed a second block.
     fuzz::ir(b"entry:\n    %a:full = input r0.x\n    goto entry\n");
+    // ir: `abi` then a tab read as an instruction that printed as an ABI line.
+    fuzz::ir(b"abi\tvs as-vs\n");
 }
 
 /// The seeds reach deep: every decode seed decodes, and every vector's
