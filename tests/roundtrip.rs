@@ -2,42 +2,12 @@
 //! in a form the assembler reads back to the same bits (ignored bits aside), for
 //! random instructions of every opcode and for random words. Nothing panics.
 
-use isa_runtime::{Isa, TestRng};
+use isa_runtime::{Isa, PrintOpts, TestRng};
 
-/// Prints, parses back and compares; returns a description of any mismatch.
+/// Prints, parses back and compares (the check the decode fuzzer runs too);
+/// returns a description of any mismatch.
 fn round_trip(isa: &Isa, bits: u128, gen_: u32) -> Result<(), String> {
-    let Ok(inst) = isa.decode(bits, gen_) else { return Ok(()) };
-    let leaf = &isa.leaves[inst.leaf as usize];
-    let care = !isa.ignored_bits(&inst, gen_);
-    let text = isa.print(&inst, gen_);
-    // An encoding that breaks one of the target's rules decodes (the hardware
-    // may still see it), but the assembler refuses its text, naming the rule.
-    let broken = isa.validate(&inst, gen_);
-    if !broken.is_empty() {
-        return match isa.parse(&text, gen_) {
-            Err(e) if broken.contains(&e.message.as_str()) => Ok(()),
-            Err(e) => Err(format!("{:x} breaks `{}` but its text `{text}` fails otherwise: {e}", inst.bits, broken[0])),
-            Ok(_) => Err(format!("{:x} breaks `{}` but its text `{text}` assembles", inst.bits, broken[0])),
-        };
-    }
-    let back =
-        isa.parse(&text, gen_).map_err(|e| format!("{:x} prints `{text}`, which does not assemble: {e}", inst.bits))?;
-    // Where the text does not fix the length (GCN's operand-less VOP3 forms
-    // print like their 32-bit forms), the assembler picks the shortest
-    // encoding, which must print the same text.
-    if back.len < inst.len && isa.print(&back, gen_) == text {
-        return Ok(());
-    }
-    if back.bits & care != inst.bits & care || back.len != inst.len {
-        return Err(format!(
-            "{:x} `{}` prints `{text}`, which assembles to {:x} (differs in {:x})",
-            inst.bits,
-            leaf.key,
-            back.bits,
-            (back.bits ^ inst.bits) & care
-        ));
-    }
-    Ok(())
+    isagen::fuzz::round_trip(isa, bits, gen_, PrintOpts::default())
 }
 
 fn gens(isa: &Isa) -> Vec<u32> {

@@ -13,6 +13,11 @@ use crate::template::{Slot, instantiate};
 
 /// Flattens `f` to one block.
 pub fn flatten(f: &mut Function, t: &Target) -> Result<(), IrError> {
+    // Text with no instruction (empty, or comments only) has no block; it is
+    // an empty entry block, as instructions before any label start one.
+    if f.blocks.is_empty() {
+        f.blocks.push(Block { name: "entry".to_string(), insts: Vec::new(), pos: crate::Pos { line: 1, col: 1 } });
+    }
     loop {
         merge_chains(f);
         if !flatten_one(f, t)? {
@@ -20,7 +25,12 @@ pub fn flatten(f: &mut Function, t: &Target) -> Result<(), IrError> {
         }
     }
     if f.blocks.len() > 1 || f.blocks.iter().flat_map(|b| &b.insts).any(|i| i.is_terminator()) {
-        let at = f.blocks.iter().flat_map(|b| &b.insts).find(|i| i.is_terminator()).map_or(f.blocks[1].pos, |i| i.pos);
+        let at = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .find(|i| i.is_terminator())
+            .map_or_else(|| f.blocks[1].pos, |i| i.pos);
         return Err(IrError::new(at, "only simple if/else control flow is supported (it is flattened into selects)")
             .help("the arms of an if/else must only compute values (no memory access, barriers or branches)"));
     }

@@ -136,7 +136,8 @@ struct DefText {
 impl Parser {
     fn line(&mut self, code: &str, pos: Pos) -> Result<(), IrError> {
         let mut c = Cur { s: code, i: 0, line: pos.line, col0: pos.col };
-        if code.starts_with("abi ") || code == "abi" {
+        // `abi` as a word: followed by any white space, as a mnemonic ends.
+        if code.strip_prefix("abi").is_some_and(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
             return self.abi(&mut c);
         }
         if let Some(label) = code.strip_suffix(':')
@@ -737,6 +738,15 @@ y:
     fn canonical_text_round_trips_exactly() {
         let canonical = print(&parse(SAMPLE).unwrap());
         assert_eq!(parse(&canonical).unwrap(), parse(&print(&parse(&canonical).unwrap())).unwrap());
+    }
+
+    #[test]
+    fn abi_is_a_word_before_any_white_space() {
+        // Found by the `ir` fuzzer: `abi` then a tab was read as an instruction
+        // `abi`, which printed as `abi vs as-vs`, an ABI line.
+        let f = parse("abi\tvs as-vs\n").unwrap();
+        assert_eq!(print(&f), "abi vs as-vs\n");
+        assert!(parse("abi:\n").unwrap().abi.is_none());
     }
 
     #[test]

@@ -85,6 +85,15 @@ fn control_flow_other_than_if_else_is_reported() {
 }
 
 #[test]
+fn a_branch_in_the_only_block_is_reported_at_the_branch() {
+    // Found by the `ir` fuzzer: with one block left, finding where to report
+    // the branch looked at a second block first.
+    let e = ir_error("ir3", "entry:\n    %a:full = input r0.x\n    goto entry\n");
+    assert!(e.message.contains("only simple if/else"), "{e}");
+    assert_eq!((e.pos.line, e.pos.col), (3, 5));
+}
+
+#[test]
 fn if_else_with_memory_access_is_not_flattened() {
     let text = "\
 entry:
@@ -99,4 +108,21 @@ e:
 ";
     let e = ir_error("ir3", text);
     assert!(e.help.as_deref().is_some_and(|h| h.contains("no memory access")), "{e}");
+}
+
+#[test]
+fn a_program_with_no_instruction_compiles_to_nothing() {
+    // Found by the `ir` fuzzer: text without a block reached the one-block
+    // passes and indexed a block that was not there.
+    for name in isa_specs::TARGETS.iter().filter(|t| t.machine.is_some()).map(|t| t.name) {
+        let t = common::target(name, None);
+        // What the target ends a program with, if anything, and no more.
+        let end = compile(&t, "entry:\n").unwrap_or_else(|e| panic!("{name}: {e}")).binary;
+        for text in ["", "; only a comment\n"] {
+            let c = compile(&t, text).unwrap_or_else(|e| panic!("{name}: {text:?}: {e}"));
+            assert_eq!(c.binary, end, "{name}: {text:?}");
+        }
+        // An ABI line alone: a result or an error, no panic.
+        let _ = compile(&t, "abi vs as-vs\n");
+    }
 }

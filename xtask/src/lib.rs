@@ -7,12 +7,13 @@
 //! `isa!` and `abi!` macros use, so the docs describe exactly what compiles.
 //! `regen --check` writes nothing and lists what is stale. `new-target`
 //! scaffolds a target folder. `fuzz-gcn` runs the long mode of the GCN
-//! differential tests against llvm-mc. `bench-peer` and `bench-build` measure
-//! speed against llvm-mc and build cost.
+//! differential tests against llvm-mc; `fuzz` runs the cargo-fuzz targets.
+//! `bench-peer` and `bench-build` measure speed against llvm-mc and build cost.
 
 pub mod abi_doc;
 pub mod bench;
 pub mod diagram;
+pub mod fuzz;
 pub mod fuzz_gcn;
 pub mod isa_doc;
 pub mod markdown;

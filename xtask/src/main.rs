@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use xtask::{Error, bench, fuzz_gcn, new_target, regen};
+use xtask::{Error, bench, fuzz, fuzz_gcn, new_target, regen};
 
 const HELP: &str = "\
 cargo xtask: developer tasks
@@ -23,6 +23,10 @@ USAGE:
                                  peak memory over L lines (default 10,000,000)
     cargo xtask bench-build      time a clean build of a copy of the workspace
                                  and a rebuild after editing one spec file
+    cargo xtask fuzz --minutes N [--target NAME]
+                                 the cargo-fuzz targets (decode, assemble, spec, ir),
+                                 one after another, N minutes each; needs nightly
+                                 and cargo-fuzz
 ";
 
 /// The workspace root: the parent of this crate's folder.
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
             println!("next: edit it, then run `cargo xtask regen` to wire it in");
             true
         }),
+        ["fuzz", rest @ ..] => fuzz::parse_args(rest).and_then(|o| fuzz::run(&root, &o)),
         ["fuzz-gcn", rest @ ..] => fuzz_gcn::parse_args(rest).and_then(|o| fuzz_gcn::run(&root, &o)),
         ["bench-peer", rest @ ..] => bench::parse_peer_args(rest).and_then(|o| bench::peer(&root, &o)),
         ["bench-build"] => bench::build(&root),

@@ -59,13 +59,19 @@ fn with_dispatch(isa: &'static Isa) -> &'static Isa {
 
 /// Loads the target whose root spec is `root`.
 pub fn load(root: &Path) -> Result<Spec, Vec<Diagnostic>> {
+    load_with(root, &mut yaml::read_file)
+}
+
+/// [`load`], reading the root spec and the files it lists through `read`
+/// (the fuzzer serves the root from memory and nothing else).
+pub fn load_with(root: &Path, read: &mut yaml::Reader) -> Result<Spec, Vec<Diagnostic>> {
     let mut d = Diags::default();
-    let root_spec: SpecFile = yaml::load(root).map_err(|e| vec![e])?;
+    let root_spec: SpecFile = yaml::load_with(root, read).map_err(|e| vec![e])?;
     let dir = root.parent().unwrap_or(Path::new("."));
     let mut files = vec![(root.to_path_buf(), root_spec)];
     let listed: Vec<_> = files[0].1.files.iter().flatten().map(|f| (dir.join(&f.value), loc(root, f))).collect();
     for (path, at) in listed {
-        match yaml::load::<SpecFile>(&path) {
+        match yaml::load_with::<SpecFile>(&path, read) {
             Ok(f) => {
                 check_not_root_keys(&path, &f, &mut d);
                 files.push((path, f));

@@ -83,13 +83,26 @@ pub fn loc<T>(file: &Path, s: &S<T>) -> Loc {
     Loc::new(file, s.referenced.line(), s.referenced.column())
 }
 
+/// How spec files are read: the file system for the macros and `cargo xtask`;
+/// a fuzzer or a test passes a closure that serves bytes from memory.
+pub type Reader<'a> = dyn FnMut(&Path) -> std::io::Result<Vec<u8>> + 'a;
+
+/// Reads `file` from the file system, stopping one byte past
+/// [`MAX_FILE_BYTES`] (so [`parse`] reports a huge file without holding it).
+pub fn read_file(file: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(file).and_then(|f| f.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))?;
+    Ok(bytes)
+}
+
 /// Reads and deserializes one spec file.
 pub fn load<T: serde::de::DeserializeOwned>(file: &Path) -> Result<T, Diagnostic> {
-    let cannot_read = |e: std::io::Error| Diagnostic::new(Loc::new(file, 1, 1), format!("cannot read spec file: {e}"));
-    let mut bytes = Vec::new();
-    std::fs::File::open(file)
-        .and_then(|f| f.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
-        .map_err(cannot_read)?;
+    load_with(file, &mut read_file)
+}
+
+/// [`load`], reading through `read`.
+pub fn load_with<T: serde::de::DeserializeOwned>(file: &Path, read: &mut Reader) -> Result<T, Diagnostic> {
+    let bytes = read(file).map_err(|e| Diagnostic::new(Loc::new(file, 1, 1), format!("cannot read spec file: {e}")))?;
     parse(file, &bytes)
 }
 
