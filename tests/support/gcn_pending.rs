@@ -16,11 +16,14 @@ pub const PENDING: &[(&str, &str)] = &[
 /// no notion of 16-bit operands yet.
 pub const SIXTEEN_BIT: [&str; 4] = ["_i16", "_u16", "_f16", "_b16"];
 
+/// Whether an instruction's text (ours or llvm-mc's) is one of a kind.
+pub type Recognise = fn(&str) -> bool;
+
 /// Words llvm-mc 14 prints lossily, which we print exactly (the README's
 /// decoding policy: what we print reads back to the same bits), or decodes
 /// inconsistently, recognised by either tool's text, with the reason: no
 /// comparison with llvm-mc can agree on them.
-pub const LOSSY: &[(&str, fn(&str) -> bool)] = &[
+pub const LOSSY: &[(&str, Recognise)] = &[
     ("llvm-mc names a message and drops bits 7 and 10..15 of the immediate; we print the number", |t| {
         let Some(n) = t.strip_prefix("s_sendmsg ").or_else(|| t.strip_prefix("s_sendmsghalt ")) else {
             return false;
