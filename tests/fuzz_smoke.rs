@@ -220,6 +220,9 @@ fn regressions() {
     fuzz::ir(b"entry:\n    %a:full = input r0.x\n    goto entry\n");
     // ir: `abi` then a tab read as an instruction that printed as an ABI line.
     fuzz::ir(b"abi\tvs as-vs\n");
+    // ir: a class starting with `-` defined a value before `=` but not in
+    // operand text, so the printed instruction read back as a use.
+    fuzz::ir(b"; Compute d\n    %i:-fll = imu]<ompute d\n b");
 }
 
 /// The seeds reach deep: every decode seed decodes, and every vector's
