@@ -223,6 +223,9 @@ fn regressions() {
     // ir: a class starting with `-` defined a value before `=` but not in
     // operand text, so the printed instruction read back as a use.
     fuzz::ir(b"; Compute d\n    %i:-fll = imu]<ompute d\n b");
+    // ir: `%v = abi x` was an instruction named `abi`, printed as a line that
+    // reads as the ABI line.
+    fuzz::ir(b"abi cs main\nentry:\n    %bufs:sgpr[2] = abi const_an\nen 0x10\n");
 }
 
 /// The seeds reach deep: every decode seed decodes, and every vector's

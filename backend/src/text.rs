@@ -516,6 +516,13 @@ impl Parser {
         if mnemonic.is_empty() || mnemonic.contains('%') {
             return Err(c.err("expected an instruction mnemonic"));
         }
+        // Printed, the instruction would start its line with `abi`, which
+        // reads as the ABI line.
+        if mnemonic == "abi" {
+            return Err(c
+                .err("`abi` names the ABI line, not an instruction")
+                .help("write the ABI line, `abi STAGE VARIANT`, before the first block"));
+        }
         let mut operands = Vec::new();
         let mut defs = Vec::new();
         let mut uses = Vec::new();
@@ -754,6 +761,14 @@ y:
         let f = parse("abi\tvs as-vs\n").unwrap();
         assert_eq!(print(&f), "abi vs as-vs\n");
         assert!(parse("abi:\n").unwrap().abi.is_none());
+    }
+
+    #[test]
+    fn abi_is_not_an_instruction() {
+        // Found by the `ir` fuzzer: `%v = abi x` parsed as an instruction
+        // named `abi`, which printed as a line that reads as the ABI line.
+        let e = err("entry:\n    %b:sgpr[2] = abi const_bufs\n");
+        assert!(e.message.contains("`abi` names the ABI line"), "{e}");
     }
 
     #[test]
