@@ -226,6 +226,8 @@ fn regressions() {
     // ir: `%v = abi x` was an instruction named `abi`, printed as a line that
     // reads as the ABI line.
     fuzz::ir(b"abi cs main\nentry:\n    %bufs:sgpr[2] = abi const_an\nen 0x10\n");
+    // ir: `%b = if` likewise printed as `if %b`, a branch.
+    fuzz::ir(b";r0  blue\n    %b:vull = if\n:\n  ; %q:full =\x1aiy:\n  prA");
 }
 
 /// The seeds reach deep: every decode seed decodes, and every vector's

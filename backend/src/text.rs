@@ -60,6 +60,17 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
+/// The IR word a line starting with `mnemonic` reads as, if any: the ABI
+/// line (`abi` then white space) or a plain line's keyword (its first word,
+/// as [`Parser::plain_line`] reads it).
+fn keyword_of(mnemonic: &str) -> Option<&'static str> {
+    if mnemonic == "abi" {
+        return Some("abi");
+    }
+    let head = mnemonic.split(|c: char| !is_name_char(c)).next().unwrap_or("");
+    ["output", "if", "goto"].into_iter().find(|k| *k == head)
+}
+
 /// A register class name's characters: a value's name's, and `-`. The same
 /// test says where a class follows a value in operand text, so a definition
 /// prints and reads back as one.
@@ -516,12 +527,12 @@ impl Parser {
         if mnemonic.is_empty() || mnemonic.contains('%') {
             return Err(c.err("expected an instruction mnemonic"));
         }
-        // Printed, the instruction would start its line with `abi`, which
-        // reads as the ABI line.
-        if mnemonic == "abi" {
+        // Printed, the instruction starts its line with its mnemonic, so one
+        // that reads as a word of the IR itself would not read back.
+        if let Some(word) = keyword_of(&mnemonic) {
             return Err(c
-                .err("`abi` names the ABI line, not an instruction")
-                .help("write the ABI line, `abi STAGE VARIANT`, before the first block"));
+                .err(format!("`{mnemonic}` reads as the IR's own `{word}`, not an instruction"))
+                .help("`abi`, `output`, `if` and `goto` start lines of the IR itself"));
         }
         let mut operands = Vec::new();
         let mut defs = Vec::new();
@@ -768,7 +779,12 @@ y:
         // Found by the `ir` fuzzer: `%v = abi x` parsed as an instruction
         // named `abi`, which printed as a line that reads as the ABI line.
         let e = err("entry:\n    %b:sgpr[2] = abi const_bufs\n");
-        assert!(e.message.contains("`abi` names the ABI line"), "{e}");
+        assert!(e.message.contains("reads as the IR's own `abi`"), "{e}");
+        // Likewise `%b = if` printed as `if %b`, a branch.
+        for text in ["%b:full = if\n", "%b:full = goto.x\n", "%b:full = output\n"] {
+            assert!(err(text).message.contains("reads as the IR's own"), "{text}");
+        }
+        assert!(parse("%b:full = iffy r0\n").is_ok());
     }
 
     #[test]
