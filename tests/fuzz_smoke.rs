@@ -228,6 +228,9 @@ fn regressions() {
     fuzz::ir(b"abi cs main\nentry:\n    %bufs:sgpr[2] = abi const_an\nen 0x10\n");
     // ir: `%b = if` likewise printed as `if %b`, a branch.
     fuzz::ir(b";r0  blue\n    %b:vull = if\n:\n  ; %q:full =\x1aiy:\n  prA");
+    // ir: `%v:full[1][` printed without its count, so the bracket after it
+    // read as the count.
+    fuzz::ir(b";\n    load %v:full[1][ u43 a\n");
 }
 
 /// The seeds reach deep: every decode seed decodes, and every vector's

@@ -618,9 +618,16 @@ pub fn print(f: &Function) -> String {
 }
 
 fn def(f: &Function, v: ValueId, s: &mut String) {
+    def_with(f, v, false, s);
+}
+
+/// A definition; the register count is written when it is not 1, or when
+/// `count` asks (the operand text after it starts with `[`, which would
+/// read as the count).
+fn def_with(f: &Function, v: ValueId, count: bool, s: &mut String) {
     let v = &f.values[v as usize];
     let _ = write!(s, "%{}:{}", v.name, v.class);
-    if v.regs != 1 {
+    if v.regs != 1 || count {
         let _ = write!(s, "[{}]", v.regs);
     }
 }
@@ -641,10 +648,13 @@ pub fn print_inst(f: &Function, i: &Inst, s: &mut String) {
             if !operands.is_empty() {
                 s.push(' ');
             }
-            for p in operands {
+            for (k, p) in operands.iter().enumerate() {
                 match p {
                     Piece::Text(t) => s.push_str(t),
-                    Piece::Def(d) => def(f, i.defs[*d as usize], s),
+                    Piece::Def(d) => {
+                        let bracket = matches!(operands.get(k + 1), Some(Piece::Text(t)) if t.starts_with('['));
+                        def_with(f, i.defs[*d as usize], bracket, s)
+                    }
                     Piece::Use(u) => {
                         let _ = write!(s, "%{}", name(f, i.uses[*u as usize]));
                     }
@@ -785,6 +795,16 @@ y:
             assert!(err(text).message.contains("reads as the IR's own"), "{text}");
         }
         assert!(parse("%b:full = iffy r0\n").is_ok());
+    }
+
+    #[test]
+    fn a_definition_before_a_bracket_keeps_its_count() {
+        // Found by the `ir` fuzzer: `%v:full[1][ u43` printed as
+        // `%v:full[ u43`, whose bracket then read as the register count.
+        let f = parse("load %v:full[1][ u43 a\n").unwrap();
+        let text = print(&f);
+        assert!(text.contains("%v:full[1][ u43"), "{text}");
+        assert_eq!(print(&parse(&text).unwrap()), text);
     }
 
     #[test]
