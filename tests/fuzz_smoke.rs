@@ -231,6 +231,8 @@ fn regressions() {
     // ir: `%v:full[1][` printed without its count, so the bracket after it
     // read as the count.
     fuzz::ir(b";\n    load %v:full[1][ u43 a\n");
+    // ir: likewise `%v:full[1]-` printed as the class `full-`.
+    fuzz::ir(b"oad %v:full[1]-[1]-4a\n");
 }
 
 /// The seeds reach deep: every decode seed decodes, and every vector's

@@ -622,8 +622,9 @@ fn def(f: &Function, v: ValueId, s: &mut String) {
 }
 
 /// A definition; the register count is written when it is not 1, or when
-/// `count` asks (the operand text after it starts with `[`, which would
-/// read as the count).
+/// `count` asks (the operand text after it starts with `[`, which would read
+/// as the count, or with a class name's character, which would read as more
+/// of the class).
 fn def_with(f: &Function, v: ValueId, count: bool, s: &mut String) {
     let v = &f.values[v as usize];
     let _ = write!(s, "%{}:{}", v.name, v.class);
@@ -652,7 +653,8 @@ pub fn print_inst(f: &Function, i: &Inst, s: &mut String) {
                 match p {
                     Piece::Text(t) => s.push_str(t),
                     Piece::Def(d) => {
-                        let bracket = matches!(operands.get(k + 1), Some(Piece::Text(t)) if t.starts_with('['));
+                        let bracket = matches!(operands.get(k + 1),
+                            Some(Piece::Text(t)) if t.starts_with('[') || t.starts_with(is_class_char));
                         def_with(f, i.defs[*d as usize], bracket, s)
                     }
                     Piece::Use(u) => {
@@ -804,6 +806,10 @@ y:
         let f = parse("load %v:full[1][ u43 a\n").unwrap();
         let text = print(&f);
         assert!(text.contains("%v:full[1][ u43"), "{text}");
+        assert_eq!(print(&parse(&text).unwrap()), text);
+        // And `%v:full[1]-` printed as `%v:full-`, a class `full-`.
+        let text = print(&parse("oad %v:full[1]-[1]-4a\n").unwrap());
+        assert!(text.contains("%v:full[1]-[1]-4a"), "{text}");
         assert_eq!(print(&parse(&text).unwrap()), text);
     }
 
