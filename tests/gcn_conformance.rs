@@ -138,3 +138,34 @@ fn ignored_bits_may_hold_what_no_operand_form_has() {
     assert_eq!(n, 8);
     assert_eq!(ISA.print(&inst, 8), "flat_atomic_swap_x2 v[27:28], v[155:156]");
 }
+
+/// MUBUF bits that a form does not read: with `lds` a load's `tfe` has no
+/// effect, and an atomic has no `tfe` at all. llvm-mc 14 decodes these words
+/// without the bit (its answers, checked with `llvm-mc -disassemble
+/// -mcpu=tonga`), and refuses the text that sets it.
+#[test]
+fn buffer_bits_a_form_does_not_read() {
+    for (word, text) in [
+        ([0x00, 0x00, 0x01, 0xe0, 0x02, 0x01, 0x81, 0x01], "buffer_load_format_x v1, off, s[4:7], s1 lds"),
+        ([0x00, 0x00, 0x00, 0xe1, 0x02, 0x01, 0x81, 0x01], "buffer_atomic_swap v1, off, s[4:7], s1"),
+    ] {
+        let (inst, n) = ISA.decode_bytes(&word, 8).expect("decodes");
+        assert_eq!((ISA.print(&inst, 8).as_str(), n), (text, 8));
+    }
+    let refused = |text: &str, gen_: u32| ISA.assemble(text, gen_).err().map(|e| e.message);
+    let tfe_lds = refused("buffer_load_dword v1, off, s[4:7], s1 tfe lds", 8).expect("refused");
+    assert!(tfe_lds.contains("`tfe` has no effect"), "{tfe_lds}");
+    assert!(refused("buffer_atomic_add v1, off, s[4:7], s1 tfe", 8).is_some());
+    assert!(refused("buffer_store_dword v1, off, s[4:7], s1 lds", 8).is_some());
+    // dwordx2 reads into LDS from gfx8 on only.
+    assert!(refused("buffer_load_dwordx2 v[1:2], off, s[4:7], s1 lds", 8).is_none());
+    assert!(refused("buffer_load_dwordx2 v[1:2], off, s[4:7], s1 lds", 6).is_some());
+    // A 64-bit address is the whole address.
+    let addr64 = refused("buffer_load_dword v1, v[2:3], s[4:7], s1 offen addr64", 6).expect("refused");
+    assert!(addr64.contains("addr64 cannot be used with offen"), "{addr64}");
+    assert!(refused("tbuffer_load_format_x v1, v[2:3], s[4:7], s1 idxen addr64", 6).is_some());
+    // nfmt 6 is reserved before gfx8.
+    let nfmt = "tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_RESERVED_6]";
+    assert!(refused(nfmt, 6).is_some());
+    assert!(refused(nfmt, 8).is_none());
+}

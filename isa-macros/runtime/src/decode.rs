@@ -384,12 +384,31 @@ impl Isa {
         out
     }
 
+    /// The name of a field holding bits this instruction's hardware ignores
+    /// ([`Isa::ignored_bits`]), if any does: the assembler leaves them zero,
+    /// so text that sets one is refused rather than silently dropped.
+    pub fn ignored_field_set(&self, inst: &Inst, gen_: u32) -> Option<String> {
+        let set = inst.bits & self.ignored_bits(inst, gen_);
+        if set == 0 {
+            return None;
+        }
+        let leaf = &self.leaves[inst.leaf as usize];
+        let named = leaf.cases.iter().flat_map(|c| c.fields.iter()).find(
+            |f| matches!(f.src, Src::Bits(r) if r.iter().any(|x| set & mask_of(x.lo as u32, x.width as u32) != 0)),
+        );
+        Some(match named {
+            Some(f) => f.name.to_ascii_lowercase(),
+            None => format!("bit {}", set.trailing_zeros()),
+        })
+    }
+
     /// The rule messages this instruction violates (empty when valid).
     ///
     /// Rules judge the instruction as the hardware reads it: the bits it
     /// ignores ([`Isa::ignored_bits`]) are cleared first, so encodings that
     /// differ only there, and print the same, are equally valid (a pair
-    /// `s[0:1]` encoded as 0 and as 1 is one scalar value).
+    /// `s[0:1]` encoded as 0 and as 1 is one scalar value). Fields read as
+    /// the case in force defines them.
     pub fn validate(&self, inst: &Inst, gen_: u32) -> Vec<&'static str> {
         let leaf = &self.leaves[inst.leaf as usize];
         if leaf.rules.is_empty() {
@@ -397,7 +416,10 @@ impl Isa {
         }
         let bits = inst.bits & !self.ignored_bits(inst, gen_);
         let mut env = Env { isa: self, bits, gen_, read: 0 };
-        let path = [Step::top(inst.leaf, (leaf.cases.len() - 1) as u16)];
+        // Fields as the case in force defines them (a field that moves between
+        // generations is read where this generation keeps it).
+        let mut path = [Step::top(inst.leaf, (leaf.cases.len() - 1) as u16)];
+        path[0].case = self.select_case(&mut env, &mut path, 0, 0);
         leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
     }
 }

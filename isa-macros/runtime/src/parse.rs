@@ -129,6 +129,9 @@ struct Parser<'a> {
     lenient: bool,
     best_pos: usize,
     best_msg: String,
+    /// Whether `best_msg` is a rule the text breaks (a reading that fit,
+    /// refused for a stated reason).
+    best_rule: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -136,6 +139,7 @@ impl<'a> Parser<'a> {
         if pos > self.best_pos || self.best_msg.is_empty() {
             self.best_pos = pos;
             self.best_msg = msg();
+            self.best_rule = false;
         }
     }
 
@@ -145,6 +149,7 @@ impl<'a> Parser<'a> {
         if pos >= self.best_pos || self.best_msg.is_empty() {
             self.best_pos = pos;
             self.best_msg = msg;
+            self.best_rule = true;
         }
     }
 
@@ -1071,15 +1076,28 @@ impl Isa {
     /// [`Isa::syntaxes`]).
     pub fn parse_in(&self, text: &str, gen_: u32, syntax: u16) -> Result<Inst, AsmError> {
         let text = text.trim();
-        let mut p = Parser { isa: self, text, gen_, syntax, lenient: false, best_pos: 0, best_msg: String::new() };
+        let mut p = Parser {
+            isa: self,
+            text,
+            gen_,
+            syntax,
+            lenient: false,
+            best_pos: 0,
+            best_msg: String::new(),
+            best_rule: false,
+        };
         if let Some(inst) = self.parse_pass(&mut p) {
             return Ok(inst);
         }
         // Text no case reads as the printer would write it may still spell
-        // valid bits in a fuller form; the strict pass's error stands if not.
-        let mut again = Parser { lenient: true, best_pos: 0, best_msg: String::new(), ..p };
+        // valid bits in a fuller form; the strict pass's error stands if not,
+        // unless the fuller reading fit and broke a rule (that says why).
+        let mut again = Parser { lenient: true, best_pos: 0, best_msg: String::new(), best_rule: false, ..p };
         if let Some(inst) = self.parse_pass(&mut again) {
             return Ok(inst);
+        }
+        if again.best_rule && again.best_pos >= p.best_pos {
+            p = again;
         }
         let message = if p.best_msg.is_empty() || p.best_pos == 0 {
             let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
@@ -1133,6 +1151,13 @@ impl Isa {
                         // The encoding must also keep the target's rules (the
                         // decoder reads what the hardware would refuse to run).
                         Ok(inst) if inst.leaf == leaf && inst.bits == st.bits => {
+                            // Bits the hardware ignores stay zero: text that
+                            // sets one (`tfe` where `lds` makes it moot) says
+                            // something the encoding cannot keep.
+                            if let Some(name) = p.isa.ignored_field_set(&inst, p.gen_) {
+                                p.fail_rule(end, format!("`{name}` has no effect in this form of `{}`", l.name));
+                                return false;
+                            }
                             match p.isa.validate(&inst, p.gen_).first() {
                                 Some(rule) => {
                                     p.fail_rule(end, rule.to_string());

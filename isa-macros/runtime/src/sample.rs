@@ -31,9 +31,20 @@ impl Isa {
         if depth > 6 {
             return bits;
         }
-        // Operand fields of any case: give each a random form of its group.
+        // Operand fields of any case: give each a random form of its group,
+        // and each enum field one of its named values (a few names in a wide
+        // field are rarely hit by noise).
         for case in l.cases.iter().filter(|c| !c.parse_only) {
             for f in case.fields {
+                if let (Ty::Enum(e), Src::Bits(r)) = (f.ty, f.src) {
+                    let values = self.enums[e as usize].values;
+                    if !values.is_empty() && rng() % 2 == 0 {
+                        let pick = values[(rng() % values.len() as u64) as usize].value;
+                        bits = at.insert(bits, r, pick as u128).0;
+                        bits = (bits & !m) | v;
+                    }
+                    continue;
+                }
                 let (Ty::Group { group, .. }, Src::Bits(r)) = (f.ty, f.src) else { continue };
                 let Some((base, map)) = at.child(r) else { continue };
                 let forms: Vec<u16> = self.groups[group as usize]
