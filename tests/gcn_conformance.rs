@@ -169,3 +169,23 @@ fn buffer_bits_a_form_does_not_read() {
     assert!(refused(nfmt, 6).is_some());
     assert!(refused(nfmt, 8).is_none());
 }
+
+/// The quad SAD instructions write their destination before reading all
+/// their sources: llvm-mc 14 refuses a VGPR source that overlaps it, and
+/// accepts the same overlap in v_mad_u64_u32 (its answers for these lines).
+#[test]
+fn early_clobber_destination() {
+    let refused = |text: &str| ISA.assemble(text, 8).err().map(|e| e.message);
+    for text in [
+        "v_mqsad_pk_u16_u8 v[2:3], v[2:3], v4, v[6:7]",
+        "v_mqsad_pk_u16_u8 v[2:3], v[4:5], v3, v[6:7]",
+        "v_mqsad_pk_u16_u8 v[2:3], v[4:5], v6, v[1:2]",
+        "v_mqsad_u32_u8 v[2:5], v[4:5], v6, v[8:11]",
+        "v_qsad_pk_u16_u8 v[2:3], v[2:3], v6, v[8:9]",
+    ] {
+        let msg = refused(text).unwrap_or_else(|| panic!("`{text}` assembles"));
+        assert!(msg.contains("destination must be different than all sources"), "{text}: {msg}");
+    }
+    assert_eq!(refused("v_mqsad_pk_u16_u8 v[2:3], v[4:5], v6, v[8:9]"), None);
+    assert_eq!(refused("v_mad_u64_u32 v[2:3], s[4:5], v2, v3, v[8:9]"), None);
+}

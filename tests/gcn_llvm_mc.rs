@@ -265,7 +265,9 @@ fn sample_all(isa: &Isa, gen_: u32, count: Count, seed: u64) -> Vec<(u128, usize
         }
         let per_opcode = per(leaf);
         let mut got = 0;
-        for _ in 0..per_opcode * 20 {
+        // Rules refuse many draws of some forms (image atomics, gather4):
+        // draw until the quota is met, within a bound.
+        for _ in 0..per_opcode * 100 {
             if got == per_opcode {
                 break;
             }

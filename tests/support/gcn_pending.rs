@@ -60,10 +60,10 @@ pub const LOSSY: &[(&str, Recognise)] = &[
         },
     ),
     (
-        "image data running past v255: llvm-mc 14 prints the opcode's default width (one register, four for gather4)",
+        "image data running past v255: llvm-mc 14 prints the opcode's default width (one register, two for a compare and swap, four for gather4)",
         |t| {
             let (mnemonic, rest) = t.split_once(' ').unwrap_or((t, ""));
-            if !mnemonic.starts_with("image_") || mnemonic.contains("atomic") {
+            if !mnemonic.starts_with("image_") {
                 return false;
             }
             let vdata = rest.split(", ").next().unwrap_or("");
@@ -73,7 +73,15 @@ pub const LOSSY: &[(&str, Recognise)] = &[
                 rest.split(' ').find_map(|w| u32::from_str_radix(w.strip_prefix("dmask:0x")?, 16).ok()).unwrap_or(0);
             let channels = if mnemonic.starts_with("image_gather4") { 4 } else { dmask.count_ones().max(1) };
             let tfe = rest.split(' ').any(|w| w == "tfe") as u32;
-            first + channels + tfe > 256
+            // Atomics come in two data widths: the wider when dmask and tfe
+            // ask for it, else the narrower.
+            let narrow = if mnemonic.contains("cmpswap") { 2 } else { 1 };
+            let width = match (mnemonic.contains("atomic"), channels + tfe) {
+                (true, n) if n == 2 * narrow => n,
+                (true, _) => narrow,
+                (false, n) => n,
+            };
+            first + width > 256
         },
     ),
     (
