@@ -189,3 +189,33 @@ fn early_clobber_destination() {
     assert_eq!(refused("v_mqsad_pk_u16_u8 v[2:3], v[4:5], v6, v[8:9]"), None);
     assert_eq!(refused("v_mad_u64_u32 v[2:3], s[4:5], v2, v3, v[8:9]"), None);
 }
+
+/// 16-bit sources (gfx8): the literal's low half is the value, so decoding
+/// shows that half (the high one is ignored), inline constants and decimal
+/// literals are half precision, and `0x3c00` is the inline 1.0. The expected
+/// texts and bytes are llvm-mc 14's (`-disassemble`, `-show-encoding`).
+#[test]
+fn sixteen_bit_sources() {
+    for (word, text) in [
+        (&[0xff, 0x7a, 0x6a, 0x7e, 0xc2, 0xb9, 0xa1, 0x44][..], "v_rcp_f16_e32 v53, 0xb9c2"),
+        (&[0xff, 0x20, 0xc2, 0x4a, 0x1a, 0x55, 0xdd, 0xef], "v_madak_f16 v97, 0x551a, v16, 0xefdd551a"),
+        (&[0xff, 0xe2, 0xee, 0x49, 0xc2, 0x25, 0x64, 0x94], "v_madmk_f16 v247, 0x946425c2, 0x946425c2, v113"),
+        (&[0xf4, 0x74, 0xd2, 0x7e], "v_cvt_f16_i16_e32 v105, 2.0"),
+    ] {
+        let (inst, n) = ISA.decode_bytes(word, 8).expect("decodes");
+        assert_eq!((ISA.print(&inst, 8).as_str(), n), (text, word.len()));
+    }
+    for (text, want) in [
+        ("v_rcp_f16 v53, 0xb9c2", &[0xff, 0x7a, 0x6a, 0x7e, 0xc2, 0xb9, 0x00, 0x00][..]),
+        ("v_add_f16 v1, 0x3c00, v2", &[0xf2, 0x04, 0x02, 0x3e]),
+        ("v_add_f16 v1, 1.5, v2", &[0xff, 0x04, 0x02, 0x3e, 0x00, 0x3e, 0x00, 0x00]),
+        ("v_add_f16 v1, 0x1234, v2", &[0xff, 0x04, 0x02, 0x3e, 0x34, 0x12, 0x00, 0x00]),
+        ("v_add_u16 v1, 0xffff, v2", &[0xc1, 0x04, 0x02, 0x4c]),
+        ("v_add_f16_e64 v1, 0.5, v2", &[0x01, 0x00, 0x1f, 0xd1, 0xf0, 0x04, 0x02, 0x00]),
+    ] {
+        let (bits, width) = ISA.assemble(text, 8).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
+        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}");
+    }
+    // A 16-bit source holds no more than 16 bits.
+    assert!(ISA.assemble("v_add_u16 v1, 0x12345, v2", 8).is_err());
+}

@@ -287,6 +287,7 @@ impl<'d> Lower<'d> {
                             fields: t.fields.clone(),
                             fixed: Some(fixed),
                             writes: t.writes.clone(),
+                            row: true,
                             ..Default::default()
                         };
                         bdefs.insert(key.clone(), BDef { key, file: path.clone(), at: at.clone(), spec });
@@ -926,6 +927,21 @@ impl<'b> Ctx<'_, 'b> {
         let mut defs: Vec<FDef<'b>> = Vec::new();
         for b in chain.iter().rev() {
             for (k, f) in b.spec.fields.iter().flatten() {
+                // A table row's fields give the row its own value of a field
+                // its format defaults (a 16-bit source's precision).
+                if b.spec.row
+                    && let Some(prev) = defs.iter_mut().find(|x| x.name == k.value)
+                {
+                    *prev = FDef {
+                        name: k.value.clone(),
+                        file: &b.file,
+                        at: loc(&b.file, k),
+                        spec: Some(&f.value),
+                        param: None,
+                        fixed: false,
+                    };
+                    continue;
+                }
                 if let Some(prev) = defs.iter().find(|x| x.name == k.value) {
                     self.d.push(
                         Diagnostic::new(

@@ -157,6 +157,10 @@ pub struct BitsetSpec {
     /// The operand fields the instruction writes (for the typed builders);
     /// inherited, and the `builder:` section's `writes` when no bitset says.
     pub writes: Option<Vec<S<String>>>,
+    /// A row of an instruction table (set by the loader, never written): its
+    /// `fields:` replace same-named fields of the format it extends.
+    #[serde(skip)]
+    pub row: bool,
 }
 
 #[derive(Deserialize, Debug, Clone)]

@@ -1058,3 +1058,63 @@ fn the_tree_lists_every_matching_leaf_in_priority_order() {
         }
     }
 }
+
+/// A table row's field replaces the format's default of the same name: the
+/// 16-bit row's source reads the literal's low half (`LITERAL & 0xffff`,
+/// bound alone when assembling) and the hardware ignores the high half.
+const ROW_FIELDS: &str = r#"
+isa: half
+instruction: op
+bitsets:
+  src:
+    size: 8
+    params:
+      H: {type: bool}
+      LIT: {type: hexlit}
+      LO: {type: hexlit, float: "16"}
+  src-reg:
+    extends: src
+    pattern: {7: "0"}
+    fields: {N: {bits: 0..6, type: uint}}
+    display: "s{N}"
+  src-lit16:
+    extends: src
+    pattern: {0..7: "11111111"}
+    priority: 1
+    requires: H
+    display: "{LO}"
+  src-lit:
+    extends: src
+    pattern: {0..7: "11111111"}
+    requires: "!H"
+    display: "{LIT}"
+  op:
+    size: 64
+    length: {expr: "SRC == 255 ? 64 : 32", min: 32}
+    pattern: {8..15: "00000000"}
+    fields:
+      SRC: {bits: 0..7, type: src, params: {H: H, LIT: LITERAL, LO: LO}}
+      OPC: {bits: 16..31, type: uint}
+      LITERAL: {bits: 32..63, type: hexlit}
+      LO: {expr: LITERAL & 0xffff, type: hexlit}
+      H: {expr: 0, type: bool}
+    ignore: [{bits: 48..63, when: SRC == 255 && H}]
+    display: "{NAME} {SRC}"
+instructions:
+  - {extends: op, field: OPC, opcodes: {mov: 1}}
+  - {extends: op, field: OPC, fields: {H: {expr: 1, type: bool}}, opcodes: {mov16: 2}}
+"#;
+
+#[test]
+fn a_row_field_replaces_the_format_default() {
+    let isa = load("row-fields", ROW_FIELDS);
+    let inst = isa.decode(0x1234_5678_0001_00ff, 0).unwrap();
+    assert_eq!(isa.print(&inst, 0), "mov 0x12345678");
+    let inst = isa.decode(0x1234_5678_0002_00ff, 0).unwrap();
+    assert_eq!(isa.print(&inst, 0), "mov16 0x5678");
+    assert_eq!(isa.ignored_bits(&inst, 0), 0xffff_0000_0000_0000);
+    assert_eq!(isa.assemble("mov16 0x5678", 0).unwrap(), (0x0000_5678_0002_00ff, 64));
+    assert_eq!(isa.assemble("mov16 1.5", 0).unwrap(), (0x0000_3e00_0002_00ff, 64));
+    assert_eq!(isa.assemble("mov 0x12345678", 0).unwrap(), (0x1234_5678_0001_00ff, 64));
+    assert!(isa.assemble("mov16 0x12345", 0).is_err());
+}

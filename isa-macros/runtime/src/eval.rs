@@ -45,6 +45,24 @@ impl Env<'_> {
         }
     }
 
+    /// The low `k` bits of bit field `idx`, marking only those as read; `None`
+    /// for a field not read from bits.
+    fn field_low(&mut self, path: &[Step], idx: u16, k: u32) -> Option<i64> {
+        let step = path.last()?;
+        let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[idx as usize];
+        let Src::Bits(ranges) = field.src else { return None };
+        let mut left = k;
+        for r in ranges.iter().rev() {
+            if left == 0 {
+                break;
+            }
+            let w = (r.width as u32).min(left);
+            self.read |= step.in_word(mask_of(r.lo as u32, w));
+            left -= w;
+        }
+        Some((step.extract(self.bits, ranges) & mask_of(0, k)) as i64)
+    }
+
     pub fn param(&mut self, path: &[Step], p: u16) -> i64 {
         let n = path.len();
         if n < 2 {
@@ -70,6 +88,14 @@ impl Env<'_> {
         // in the same order as below, so the bits read are the same.
         match *e {
             [a] if a.is_operand() => return self.operand(path, a),
+            // A bit field's low bits (`LIT & 0xffff`) read only those bits, so
+            // the solver need not decide the others.
+            [Op::Field(i), Op::Lit(m), Op::Bin(BinOp::BitAnd)] if m > 0 && (m + 1) & m == 0 => {
+                if let Some(v) = self.field_low(path, i, m.count_ones()) {
+                    return v;
+                }
+                return self.field(path, i) & m;
+            }
             [a, b, Op::Bin(op)] if a.is_operand() && b.is_operand() => {
                 let x = self.operand(path, a);
                 let y = self.operand(path, b);

@@ -405,7 +405,7 @@ impl<'a> Parser<'a> {
                     // A format wider than the field leaves its high bits there.
                     let width = field
                         .width()
-                        .or_else(|| self.alias(path, idx).and_then(|(_, f)| f.width()))
+                        .or_else(|| self.alias(path, idx).map(|(_, _, keep)| keep))
                         .or_else(|| match field.src {
                             Src::Expr(x) => self.shifted(path, field, x).and_then(|(f, _)| f.width()),
                             _ => None,
@@ -489,7 +489,7 @@ impl<'a> Parser<'a> {
                 let raw = (n as u128) & mask_of(0, width);
                 st.bind_field(&step, ranges, raw)
             }
-            Src::Param(_) if let Some((at, target)) = self.alias(path, idx) => {
+            Src::Param(_) if let Some((at, target, keep)) = self.alias(path, idx) => {
                 // A param that is just a field of an enclosing encoding: bind that
                 // field directly (a 32-bit literal must not go to the solver).
                 let n: i128 = match v {
@@ -499,6 +499,14 @@ impl<'a> Parser<'a> {
                 };
                 let Src::Bits(ranges) = target.src else { return false };
                 let width = crate::width_of(ranges);
+                if keep < width {
+                    // The value is the field's low bits only.
+                    if n < 0 || n >> keep != 0 {
+                        self.fail(pos, || format!("{n} does not fit {} ({keep} bits)", field.name));
+                        return false;
+                    }
+                    return st.bind_field(&at, &low_ranges(ranges, keep), n as u128);
+                }
                 let (min, max) = target.value_range(width);
                 if n < min || n > max {
                     self.fail(pos, || format!("{n} does not fit {} ({width} bits)", field.name));
@@ -572,29 +580,48 @@ impl<'a> Parser<'a> {
 
     /// If field `idx` of the leaf at the end of `path` is a param whose value is
     /// plainly a bit field of an enclosing encoding (through any number of
-    /// params), the step that holds it and the field.
-    fn alias(&self, path: &[Step], idx: u16) -> Option<(Step, &'static Field)> {
+    /// params), the step that holds it, the field, and how many of its low bits
+    /// the value gives: all of them, or fewer through a low mask (`LIT & 0xffff`,
+    /// a 16-bit operand's half of a literal), whose other bits it leaves alone.
+    fn alias(&self, path: &[Step], idx: u16) -> Option<(Step, &'static Field, u32)> {
+        /// `F & (2^k - 1)`: F and k.
+        fn low_mask(e: &[Op]) -> Option<(u16, u32)> {
+            match *e {
+                [Op::Field(f), Op::Lit(m), Op::Bin(BinOp::BitAnd)] if m > 0 && (m + 1) & m == 0 => {
+                    Some((f, m.count_ones()))
+                }
+                _ => None,
+            }
+        }
         let mut depth = path.len().checked_sub(1)?;
         let mut idx = idx;
+        let mut keep = u32::MAX;
         loop {
             let step = path[depth];
             let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[idx as usize];
             match field.src {
-                Src::Bits(_) => return Some((step, field)),
+                Src::Bits(r) => return Some((step, field, keep.min(crate::width_of(r)))),
                 Src::Param(p) => {
                     let parent = path[depth.checked_sub(1)?];
                     let pfield =
                         &self.isa.leaves[parent.leaf as usize].cases[parent.case as usize].fields[step.via as usize];
                     let Ty::Group { params, .. } = pfield.ty else { return None };
-                    match params.get(p as usize)? {
-                        [Op::Field(f)] => {
-                            idx = *f;
-                            depth -= 1;
+                    let e = params.get(p as usize)?;
+                    match **e {
+                        [Op::Field(f)] => idx = f,
+                        _ => {
+                            let (f, k) = low_mask(e)?;
+                            keep = keep.min(k);
+                            idx = f;
                         }
-                        _ => return None,
                     }
+                    depth -= 1;
                 }
-                Src::Expr(_) => return None,
+                Src::Expr(e) => {
+                    let (f, k) = low_mask(e)?;
+                    keep = keep.min(k);
+                    idx = f;
+                }
             }
         }
     }
@@ -798,6 +825,23 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// The pieces of a field (`ranges`, most significant first) that hold its low
+/// `keep` bits, most significant first.
+fn low_ranges(ranges: &[crate::Range], keep: u32) -> Vec<crate::Range> {
+    let mut out = Vec::new();
+    let mut left = keep;
+    for r in ranges.iter().rev() {
+        if left == 0 {
+            break;
+        }
+        let w = (r.width as u32).min(left);
+        out.push(crate::Range { lo: r.lo, width: w as u8 });
+        left -= w;
+    }
+    out.reverse();
+    out
 }
 
 /// Splits a postfix expression at its top-level `&&` operators into the
@@ -1233,6 +1277,16 @@ mod tests {
         out.clear();
         conjuncts(&e[3..8], &mut out);
         assert_eq!(out, vec![&e[3..8]]);
+    }
+
+    #[test]
+    fn low_ranges_take_the_least_significant_pieces() {
+        let r = |lo, width| crate::Range { lo, width };
+        // One piece: its low half.
+        assert_eq!(low_ranges(&[r(32, 32)], 16), vec![r(32, 16)]);
+        // Two pieces, most significant first: all of the low one, part of the high.
+        assert_eq!(low_ranges(&[r(20, 8), r(0, 4)], 6), vec![r(20, 2), r(0, 4)]);
+        assert_eq!(low_ranges(&[r(20, 8), r(0, 4)], 4), vec![r(0, 4)]);
     }
 
     #[test]
