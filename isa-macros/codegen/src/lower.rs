@@ -927,39 +927,24 @@ impl<'b> Ctx<'_, 'b> {
         let mut defs: Vec<FDef<'b>> = Vec::new();
         for b in chain.iter().rev() {
             for (k, f) in b.spec.fields.iter().flatten() {
-                // A table row's fields give the row its own value of a field
-                // its format defaults (a 16-bit source's precision).
-                if b.spec.row
-                    && let Some(prev) = defs.iter_mut().find(|x| x.name == k.value)
-                {
-                    *prev = FDef {
-                        name: k.value.clone(),
-                        file: &b.file,
-                        at: loc(&b.file, k),
-                        spec: Some(&f.value),
-                        param: None,
-                        fixed: false,
-                    };
-                    continue;
-                }
-                if let Some(prev) = defs.iter().find(|x| x.name == k.value) {
-                    self.d.push(
-                        Diagnostic::new(
-                            loc(&b.file, k),
-                            format!("field `{}` of `{}` is already defined", k.value, b.key),
-                        )
-                        .note(format!("first defined at {}", prev.at)),
-                    );
-                    continue;
-                }
-                defs.push(FDef {
+                let def = FDef {
                     name: k.value.clone(),
                     file: &b.file,
                     at: loc(&b.file, k),
                     spec: Some(&f.value),
                     param: None,
                     fixed: false,
-                });
+                };
+                match defs.iter_mut().find(|x| x.name == k.value) {
+                    // A table row's fields give the row its own value of a
+                    // field its format defaults (a 16-bit source's precision).
+                    Some(prev) if b.spec.row => *prev = def,
+                    Some(prev) => self.d.push(
+                        Diagnostic::new(def.at, format!("field `{}` of `{}` is already defined", k.value, b.key))
+                            .note(format!("first defined at {}", prev.at)),
+                    ),
+                    None => defs.push(def),
+                }
             }
         }
         for (i, (n, ps, file)) in params.iter().enumerate() {
