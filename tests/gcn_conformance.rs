@@ -201,6 +201,16 @@ fn sixteen_bit_sources() {
         (&[0xff, 0x20, 0xc2, 0x4a, 0x1a, 0x55, 0xdd, 0xef], "v_madak_f16 v97, 0x551a, v16, 0xefdd551a"),
         (&[0xff, 0xe2, 0xee, 0x49, 0xc2, 0x25, 0x64, 0x94], "v_madmk_f16 v247, 0x946425c2, 0x946425c2, v113"),
         (&[0xf4, 0x74, 0xd2, 0x7e], "v_cvt_f16_i16_e32 v105, 2.0"),
+        // v_ldexp_f16's integer src1: its negate bit is sign extension, its
+        // abs bit is not read.
+        (
+            &[0xfa, 0x7c, 0xd7, 0x67, 0xd4, 0x85, 0x88, 0x15],
+            "v_ldexp_f16_dpp v235, v212, v190 quad_perm:[1,1,0,2] row_mask:0x1 bank_mask:0x5 bound_ctrl:1",
+        ),
+        (
+            &[0xfa, 0x10, 0x72, 0x66, 0x81, 0xd3, 0xda, 0x7f],
+            "v_ldexp_f16_dpp v57, -v129, sext(v8) quad_perm:[3,0,1,3] row_mask:0x7 bank_mask:0xf bound_ctrl:1",
+        ),
     ] {
         let (inst, n) = ISA.decode_bytes(word, 8).expect("decodes");
         assert_eq!((ISA.print(&inst, 8).as_str(), n), (text, word.len()));
