@@ -38,7 +38,7 @@ impl Isa {
             for f in case.fields {
                 if let (Ty::Enum(e), Src::Bits(r)) = (f.ty, f.src) {
                     let values = self.enums[e as usize].values;
-                    if !values.is_empty() && rng() % 2 == 0 {
+                    if !values.is_empty() && rng().is_multiple_of(2) {
                         let pick = values[(rng() % values.len() as u64) as usize].value;
                         bits = at.insert(bits, r, pick as u128).0;
                         bits = (bits & !m) | v;
