@@ -229,6 +229,7 @@ impl Links<'_> {
     fn ty(&self, isa: &Isa, ty: &Ty) -> String {
         match ty {
             Ty::Uint => "uint".into(),
+            Ty::UintSat => "uint-sat".into(),
             Ty::Int => "int".into(),
             Ty::Hex => "hex".into(),
             Ty::HexLit { .. } => "hexlit".into(),

@@ -501,14 +501,7 @@ impl Planner<'_> {
                     }
                     match (f.src, f.ty) {
                         (Src::Bits(r), ty)
-                            if after_name
-                                && !optional
-                                && !chunk_has_operand
-                                && (numbered
-                                    || matches!(
-                                        ty,
-                                        Ty::Uint | Ty::Int | Ty::Hex | Ty::HexLit { .. } | Ty::Offset | Ty::UOffset
-                                    )) =>
+                            if after_name && !optional && !chunk_has_operand && (numbered || numeric(ty)) =>
                         {
                             let pty = match ty {
                                 Ty::Enum(e) if numbered => ParamTy::Value { e },
@@ -557,10 +550,7 @@ impl Planner<'_> {
                                 && !optional
                                 && !chunk_has_operand
                                 && matches!(case.fields[*j as usize].src, Src::Bits(_))
-                                && matches!(
-                                    ty,
-                                    Ty::Uint | Ty::Int | Ty::Hex | Ty::HexLit { .. } | Ty::Offset | Ty::UOffset
-                                ) =>
+                                && numeric(ty) =>
                         {
                             let base = &case.fields[*j as usize];
                             let Src::Bits(r) = base.src else { unreachable!("matched above") };
@@ -657,7 +647,7 @@ impl Planner<'_> {
                 self.isa.enums[en as usize].values.iter().find(|x| x.value as i64 == v).map(|x| x.display.to_string())
             }
             Ty::Bool { on, inverted } => Some(if (v != 0) != inverted { on.to_string() } else { String::new() }),
-            Ty::Uint => Some(v.to_string()),
+            Ty::Uint | Ty::UintSat => Some(v.to_string()),
             _ => None,
         }
     }
@@ -1328,6 +1318,12 @@ fn emit_method(
         }
     });
     quote!(#to_method #new_method)
+}
+
+/// Whether a field of this type is a number (a builder takes it as an
+/// immediate).
+fn numeric(ty: Ty) -> bool {
+    matches!(ty, Ty::Uint | Ty::UintSat | Ty::Int | Ty::Hex | Ty::HexLit { .. } | Ty::Offset | Ty::UOffset)
 }
 
 #[cfg(test)]

@@ -144,6 +144,7 @@ impl Emit for Ty {
     fn emit(&self) -> TokenStream {
         match self {
             Ty::Uint => quote!(::isa_runtime::Ty::Uint),
+            Ty::UintSat => quote!(::isa_runtime::Ty::UintSat),
             Ty::Int => quote!(::isa_runtime::Ty::Int),
             Ty::Hex => quote!(::isa_runtime::Ty::Hex),
             Ty::HexLit { float } => {
@@ -295,10 +296,11 @@ impl Emit for Leaf {
         let flags = self.flags.emit();
         let doc = self.doc.emit();
         let names = self.names.emit();
+        let name_suffix = self.name_suffix.emit();
         quote!(::isa_runtime::Leaf {
             key: #key, name: #name, group: #group, bits: #bits, min_bits: #min_bits, length: #length, gen_min: #gmin, gen_max: #gmax,
             mask: #mask, value: #value, dontcare: #dc, cases: #cases, requires: #requires, ignore: #ignore, rules: #rules,
-            sched: #sched, flags: #flags, doc: #doc, names: #names,
+            sched: #sched, flags: #flags, doc: #doc, names: #names, name_suffix: #name_suffix,
         })
     }
 }

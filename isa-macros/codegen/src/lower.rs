@@ -711,7 +711,8 @@ struct Ctx<'d, 'b> {
     cur_group: u16,
 }
 
-const BUILTIN_TYPES: [&str; 9] = ["uint", "int", "hex", "hexlit", "bool", "bool_inv", "offset", "uoffset", "float"];
+const BUILTIN_TYPES: [&str; 10] =
+    ["uint", "uint-sat", "int", "hex", "hexlit", "bool", "bool_inv", "offset", "uoffset", "float"];
 
 impl<'b> Ctx<'_, 'b> {
     fn check_parents(&mut self) {
@@ -852,6 +853,7 @@ impl<'b> Ctx<'_, 'b> {
         };
         match ty.value.as_str() {
             "uint" => Ty::Uint,
+            "uint-sat" => Ty::UintSat,
             "int" => Ty::Int,
             "hex" => Ty::Hex,
             "hexlit" => Ty::HexLit { float: format },
@@ -1185,6 +1187,7 @@ impl<'b> Ctx<'_, 'b> {
             }
         }
         let doc = chain.iter().find_map(|b| b.spec.doc.as_ref()).map_or("", |d| leak_str(d.value.trim()));
+        let name_suffix = chain.iter().find_map(|b| b.spec.name_suffix.as_ref()).map_or("", |s| leak_str(&s.value));
         let cases = leak(cases);
         let fixed: Vec<&str> = defs.iter().filter(|d| d.fixed).map(|d| d.name.as_str()).collect();
         own_fields.push(true);
@@ -1209,6 +1212,7 @@ impl<'b> Ctx<'_, 'b> {
             flags: leak(flags),
             doc,
             names: leak(names),
+            name_suffix,
         })
     }
 

@@ -161,6 +161,11 @@ pub struct BitsetSpec {
     /// `fields:` replace same-named fields of the format it extends.
     #[serde(skip)]
     pub row: bool,
+    /// Text the assembler also reads right after the name, which the printer
+    /// never writes (LLVM's `_e32` encoding hint on GCN's 32-bit formats).
+    /// Inherited: the nearest along the chain.
+    #[serde(rename = "name-suffix")]
+    pub name_suffix: Option<S<String>>,
 }
 
 #[derive(Deserialize, Debug, Clone)]

@@ -1118,3 +1118,34 @@ fn a_row_field_replaces_the_format_default() {
     assert_eq!(isa.assemble("mov 0x12345678", 0).unwrap(), (0x1234_5678_0001_00ff, 64));
     assert!(isa.assemble("mov16 0x12345", 0).is_err());
 }
+
+/// `uint-sat` reads a number past the field's maximum as the maximum, and
+/// `name-suffix:` is text read after the name that the printer never writes.
+const SATURATE: &str = r#"
+isa: sat
+instruction: op
+bitsets:
+  op:
+    size: 16
+    name-suffix: _e32
+    fields:
+      N: {bits: 0..2, type: uint}
+      OPC: {bits: 3..15, type: uint}
+    display: "{NAME} {N}"
+    accepts:
+      - {display: "{NAME} sat({N})", fields: {N: {bits: 0..2, type: uint-sat}}}
+instructions:
+  - {extends: op, field: OPC, opcodes: {wait: 1}}
+"#;
+
+#[test]
+fn saturating_counts_and_name_suffixes() {
+    let isa = load("saturate", SATURATE);
+    assert_eq!(isa.assemble("wait sat(5)", 0).unwrap(), (0x000d, 16));
+    assert_eq!(isa.assemble("wait sat(9)", 0).unwrap(), (0x000f, 16));
+    assert_eq!(isa.assemble("wait sat(0xffff0000)", 0).unwrap(), (0x000f, 16));
+    assert!(isa.assemble("wait 9", 0).is_err(), "only the saturating spelling saturates");
+    assert_eq!(isa.assemble("wait_e32 3", 0).unwrap(), (0x000b, 16));
+    let inst = isa.decode(0x000b, 0).unwrap();
+    assert_eq!(isa.print(&inst, 0), "wait 3");
+}

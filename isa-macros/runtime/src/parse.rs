@@ -257,6 +257,17 @@ impl<'a> Parser<'a> {
             Tok::Name => {
                 let name = leaf.name_in(self.syntax);
                 match self.lit(pos, name) {
+                    // The name with the suffix the assembler also reads, then
+                    // the name alone.
+                    Some(p) if !leaf.name_suffix.is_empty() && self.rest(p).starts_with(leaf.name_suffix) => {
+                        let q = p + leaf.name_suffix.len();
+                        let snap = st.save();
+                        if self.seq(path, rest, q, st, k) {
+                            return true;
+                        }
+                        st.restore(snap);
+                        self.seq(path, rest, p, st, k)
+                    }
                     Some(p) => self.seq(path, rest, p, st, k),
                     None => {
                         self.fail(pos, || format!("expected `{name}`"));
@@ -385,7 +396,7 @@ impl<'a> Parser<'a> {
         let s = self.rest(pos);
         let mut out = Vec::new();
         match field.ty {
-            Ty::Uint | Ty::Hex | Ty::Int | Ty::HexLit { .. } | Ty::Group { .. } => {
+            Ty::Uint | Ty::UintSat | Ty::Hex | Ty::Int | Ty::HexLit { .. } | Ty::Group { .. } => {
                 let signed = matches!(field.ty, Ty::Int | Ty::HexLit { .. });
                 let hex = matches!(field.ty, Ty::Hex);
                 let plain = scan_int(s, signed, hex);
@@ -482,6 +493,8 @@ impl<'a> Parser<'a> {
                     Val::Unknown => return true,
                 };
                 let (min, max) = field.value_range(width);
+                // A saturating count past the maximum is the maximum.
+                let n = if matches!(field.ty, Ty::UintSat) && n > max { max } else { n };
                 if n < min || n > max {
                     self.fail(pos, || format!("{n} does not fit field {} (range {min}..={max})", field.name));
                     return false;
@@ -567,7 +580,10 @@ impl<'a> Parser<'a> {
             // Only a number shown another way (`offset` for an `int`): a flag
             // or a name over a wider field stays a constraint.
             [Op::Field(f)]
-                if matches!(field.ty, Ty::Int | Ty::Uint | Ty::Offset | Ty::UOffset | Ty::Hex | Ty::HexLit { .. }) =>
+                if matches!(
+                    field.ty,
+                    Ty::Int | Ty::Uint | Ty::UintSat | Ty::Offset | Ty::UOffset | Ty::Hex | Ty::HexLit { .. }
+                ) =>
             {
                 (f, 0)
             }

@@ -142,7 +142,7 @@ struct Line {
 /// Formats a scalar field value by its type.
 pub(crate) fn format_value(isa: &Isa, ty: Ty, v: i64, width: u32, out: &mut String) {
     match ty {
-        Ty::Uint | Ty::Group { .. } => {
+        Ty::Uint | Ty::UintSat | Ty::Group { .. } => {
             let _ = write!(out, "{}", v as u64 & width_mask(width));
         }
         Ty::Int => {

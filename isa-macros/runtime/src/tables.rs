@@ -159,6 +159,9 @@ pub struct Leaf {
     /// What `{NAME}` prints in each syntax after the default (index 1 first);
     /// empty when it is `name` in every syntax.
     pub names: &'static [&'static str],
+    /// Text the assembler also reads right after the name and the printer
+    /// never writes (`name-suffix:`); empty for none.
+    pub name_suffix: &'static str,
 }
 
 /// A view of a leaf: how it prints, and which fields are visible.
@@ -243,6 +246,9 @@ pub struct Range {
 pub enum Ty {
     /// Unsigned decimal.
     Uint,
+    /// Unsigned decimal; the assembler reads a number past the field's
+    /// maximum as the maximum (LLVM's saturating `vmcnt_sat(N)`).
+    UintSat,
     /// Signed decimal (sign-extended from the field width).
     Int,
     /// Lower-case hexadecimal digits, no prefix.
