@@ -33,10 +33,6 @@ const NOT_YET: &[&str] = &[];
 // Why records of described families fail: input syntax LLVM reads but never
 // prints that no `accepts:` template says yet, and text the bits cannot say.
 
-/// LLVM reads a register list whose elements mix spellings
-/// (`[ttmp[45/11],ttmp[5],ttmp6]`); `accepts:` lists have one spelling each.
-const REG_LIST: &str = "register list mixing element spellings";
-
 /// gfx6-7 VOP3b has no clamp bit. LLVM's assembler reads `clamp` and drops it,
 /// and its printed text (this record's expected disassembly) keeps it, but the
 /// bits cannot say it.
@@ -46,17 +42,12 @@ const INPUT_ONLY: &str = "input-only syntax LLVM accepts but never prints; no `a
 /// Individual records of described families that fail, with the reason. Each
 /// key matches part of the failure message.
 const KNOWN: &[(&str, &str)] = &[
-    (
-        "tonga assemble `s_buffer_load_dwordx4 ttmp[7+1:(3+2)*2+1], [ttmp[45/11],ttmp[5],ttmp6,ttmp[(33+45)/11]], ttmp4`:",
-        REG_LIST,
-    ),
     ("tahiti decode 0x18,0x0a,0xdc,0xd2,0x16,0x29,0x52,0x24:", VOP3B_CLAMP),
     ("tahiti decode 0x18,0x0a,0xdc,0xd2,0x16,0x29,0x52,0x4c:", VOP3B_CLAMP),
     ("tahiti decode 0x18,0x6a,0xda,0xd2,0x16,0x2d,0x52,0x44:", VOP3B_CLAMP),
     // SOPC: gpr_idx(...) names out of order.
     ("assemble `s_set_gpr_idx_on s0, gpr_idx(SRC1,SRC0)`", INPUT_ONLY),
     ("assemble `s_set_gpr_idx_on s0, gpr_idx(SRC0,DST,SRC2,SRC1)`", INPUT_ONLY),
-    ("v[8/2+4", REG_LIST),
 ];
 
 fn bytes(s: &str) -> Vec<u8> {

@@ -101,8 +101,9 @@ pub fn load_with(root: &Path, read: &mut yaml::Reader) -> Result<Spec, Vec<Diagn
 }
 
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 12] = [
+    let root_only: [(&str, Option<Loc>); 13] = [
         ("optional-commas", f.optional_commas.as_ref().map(|s| loc(path, s))),
+        ("bracketed-indices", f.bracketed_indices.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
         ("builder", f.builder.as_ref().map(|s| loc(path, s))),
         ("syntaxes", f.syntaxes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("isa", f.isa.as_ref().map(|s| loc(path, s))),
@@ -225,6 +226,23 @@ impl<'d> Lower<'d> {
             },
             None => gens.last().map_or(0, |g| g.value),
         };
+
+        let mut names = Vec::new();
+        for n in root.bracketed_indices.iter().flatten() {
+            let ok = n.value.starts_with(|c: char| c.is_ascii_alphabetic())
+                && n.value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !ok {
+                self.d.err(
+                    &loc(rp, n),
+                    format!(
+                        "bracketed-indices: `{}` is not a register name (letters, digits and `_`, a letter first)",
+                        n.value
+                    ),
+                );
+            }
+            names.push(leak_str(&n.value));
+        }
+        let bracketed_indices = leak(names);
 
         // Opcode tables become one bitset per mnemonic (per generation range
         // where the number changes between generations).
@@ -495,6 +513,7 @@ impl<'d> Lower<'d> {
             gens: leak(gens),
             default_gen,
             optional_commas: root.optional_commas.as_ref().is_some_and(|b| b.value),
+            bracketed_indices,
             raw,
             enums,
             groups: leak(groups),

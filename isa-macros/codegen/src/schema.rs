@@ -26,6 +26,9 @@ pub struct SpecFile {
     /// Commas between operands may be left out, written for a space, or
     /// trail the line, when assembling (LLVM's AMDGPU syntax).
     pub optional_commas: Option<S<bool>>,
+    /// Register names after which the assembler also reads a number in
+    /// brackets: with `[v]`, `v[8/2+4]` where a template has `v{N}`.
+    pub bracketed_indices: Option<Vec<S<String>>>,
     pub raw: Option<S<RawSpec>>,
     /// The bitset every instruction extends.
     pub instruction: Option<S<String>>,

@@ -21,6 +21,18 @@ fn load_spec(name: &str, yaml: &str) -> isa_codegen::Spec {
     }
 }
 
+/// Writes `yaml` to a fresh file and returns the loader's diagnostics as text.
+fn load_err(name: &str, yaml: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("isagen-features-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path: PathBuf = dir.join("isa.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    match isa_codegen::load(&path) {
+        Ok(_) => panic!("{name} loads"),
+        Err(d) => d.iter().map(|d| d.to_string()).collect(),
+    }
+}
+
 /// A 32-bit encoding that grows a 32-bit literal when its source says 255, the
 /// shape of GCN's scalar ALU.
 const LITERAL: &str = r#"
@@ -187,6 +199,35 @@ fn optional_commas() {
     }
     // Printing keeps the template's text.
     assert_eq!(loose.print(&loose.decode(0x0001_0203, 0).unwrap(), 0), "mov_e32 s2, s3");
+}
+
+/// LLVM's register indices in brackets, as an option: `s[2]` and
+/// `s[(1+3)/2]` read as `s2` after a listed name, and only there.
+#[test]
+fn bracketed_indices() {
+    let plain = load("literal-plain", LITERAL);
+    let spec = LITERAL.replace("instruction: op\n", "instruction: op\nbracketed-indices: [s]\n");
+    let isa = load("literal-brackets", &spec);
+    assert_eq!(isa.bracketed_indices, ["s"]);
+    let want = (0x0001_0203, 32);
+    for text in ["mov s2, s3", "mov s[2], s3", "mov s2, s[3]", "mov s[(1+3)/2], s[1+2]", "mov s[0x2], s[3]"] {
+        assert_eq!(isa.assemble(text, 0).unwrap(), want, "{text}");
+    }
+    // A number alone, in brackets, is not a register; an unclosed or empty
+    // bracket is refused; without the option, brackets are not read.
+    for text in ["mov s2, [3]", "mov s[2, s3", "mov s[], s3", "mov s[2:3], s3", "mov s [2], s3"] {
+        assert!(isa.assemble(text, 0).is_err(), "{text}");
+    }
+    assert!(plain.assemble("mov s[2], s3", 0).is_err());
+    assert_eq!(plain.assemble("mov s2, s3", 0).unwrap(), want);
+    // Printing keeps the template's text.
+    assert_eq!(isa.print(&isa.decode(0x0001_0203, 0).unwrap(), 0), "mov_e32 s2, s3");
+    // A name that is not a register name is refused where it is given.
+    let d = load_err(
+        "bad-brackets",
+        &LITERAL.replace("instruction: op\n", "instruction: op\nbracketed-indices: [\"v[\"]\n"),
+    );
+    assert!(d.iter().any(|t| t.contains("bracketed-indices: `v[` is not a register name")), "{d:?}");
 }
 
 /// A length bit: the short form unless an operand needs the long one (AGX-like).

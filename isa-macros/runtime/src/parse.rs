@@ -240,7 +240,20 @@ impl<'a> Parser<'a> {
         let leaf = &self.isa.leaves[step.leaf as usize];
         match *first {
             Tok::Lit(s) => match self.lit(pos, s) {
-                Some(p) => self.seq(path, rest, p, st, k),
+                Some(p) => {
+                    // `v[8]` for `v8`, after a name the spec lists.
+                    if let Some(&Tok::Field(i)) = rest.first()
+                        && self.rest(p).starts_with('[')
+                        && self.isa.bracketed_indices.iter().any(|n| ends_with_name(s, n))
+                    {
+                        let snap = st.save();
+                        if self.field(path, i, &rest[1..], p, st, &mut *k, true) {
+                            return true;
+                        }
+                        st.restore(snap);
+                    }
+                    self.seq(path, rest, p, st, k)
+                }
                 None => {
                     self.fail(pos, || format!("expected `{}`", s.trim()));
                     false
@@ -279,12 +292,12 @@ impl<'a> Parser<'a> {
                 Some(p) => self.seq(path, rest, p, st, k),
                 None => false,
             },
-            Tok::Field(i) => self.field(path, i, rest, pos, st, k),
+            Tok::Field(i) => self.field(path, i, rest, pos, st, k, false),
             Tok::OptField(s, i, default) => {
                 // Written out: the text, then the field as usual.
                 if let Some(p) = self.lit(pos, s) {
                     let snap = st.save();
-                    if self.field(path, i, rest, p, st, &mut *k) {
+                    if self.field(path, i, rest, p, st, &mut *k, false) {
                         return true;
                     }
                     st.restore(snap);
@@ -302,6 +315,8 @@ impl<'a> Parser<'a> {
     }
 
     /// Reads field `i` of the leaf at the end of `path` at `pos`, then `rest`.
+    /// With `bracketed`, the field is a number written as `[expression]`.
+    #[allow(clippy::too_many_arguments)]
     fn field(
         &mut self,
         path: &mut Vec<Step>,
@@ -310,16 +325,30 @@ impl<'a> Parser<'a> {
         pos: usize,
         st: &mut St,
         k: Cont<'_, 'a>,
+        bracketed: bool,
     ) -> bool {
         let Some(&step) = path.last() else { return false };
         let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[i as usize];
-        if let Ty::Group { group, .. } = field.ty {
-            return self.group(path, i, field, group, rest, pos, st, k);
-        }
-        let alts = self.scan(path, i, field, pos);
-        if alts.is_empty() {
-            self.fail(pos, || expected_value(self.isa, field));
-        }
+        let alts = if bracketed {
+            if !matches!(field.ty, Ty::Uint | Ty::UintSat | Ty::Int) {
+                return false;
+            }
+            let mut alts = self.scan(path, i, field, pos + 1);
+            alts.retain_mut(|(p, _, _)| {
+                *p += 1;
+                self.text.as_bytes().get(*p - 1) == Some(&b']')
+            });
+            alts
+        } else {
+            if let Ty::Group { group, .. } = field.ty {
+                return self.group(path, i, field, group, rest, pos, st, k);
+            }
+            let alts = self.scan(path, i, field, pos);
+            if alts.is_empty() {
+                self.fail(pos, || expected_value(self.isa, field));
+            }
+            alts
+        };
         for (p, v, format) in alts {
             let snap = st.save();
             // A number read in one float format holds only where the spec's
@@ -845,6 +874,12 @@ impl Parser<'_> {
 
 /// The pieces of a field (`ranges`, most significant first) that hold its low
 /// `keep` bits, most significant first.
+/// Whether template text `lit` ends with the register name `name`, as a whole
+/// word (`[ttmp` and `, v` do for `ttmp` and `v`; `sv` does not for `v`).
+fn ends_with_name(lit: &str, name: &str) -> bool {
+    lit.strip_suffix(name).is_some_and(|before| !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+}
+
 fn low_ranges(ranges: &[crate::Range], keep: u32) -> Vec<crate::Range> {
     let mut out = Vec::new();
     let mut left = keep;
@@ -1293,6 +1328,16 @@ mod tests {
         out.clear();
         conjuncts(&e[3..8], &mut out);
         assert_eq!(out, vec![&e[3..8]]);
+    }
+
+    #[test]
+    fn a_name_ends_template_text_as_a_whole_word() {
+        for (lit, name) in [("v", "v"), ("[ttmp", "ttmp"), (", v", "v"), ("[v_", "v_")] {
+            assert!(super::ends_with_name(lit, name), "{lit} {name}");
+        }
+        for (lit, name) in [("sv", "v"), ("v1", "v"), ("v_", "v"), ("ttmp[", "ttmp"), ("", "v")] {
+            assert!(!super::ends_with_name(lit, name), "{lit} {name}");
+        }
     }
 
     #[test]

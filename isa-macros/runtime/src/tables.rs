@@ -22,6 +22,10 @@ pub struct Isa {
     /// operands may be left out, one may stand where a template has a space,
     /// and a trailing one is ignored (`optional-commas:` in the spec).
     pub optional_commas: bool,
+    /// Register names after which the assembler also reads a number as
+    /// `[expression]`: `v[8/2+4]` for `v8` where a template has `v{N}`, as
+    /// LLVM's AMDGPU parser reads it (`bracketed-indices:` in the spec).
+    pub bracketed_indices: &'static [&'static str],
     /// How an undecodable word is written (`raw 0x...`), if the target has a form.
     pub raw: Option<RawSyntax>,
     /// Value tables for enum-typed fields.
