@@ -30,24 +30,19 @@ const DESCRIBED: &[&str] = &[
 /// YAML is written). Kept so that a new family can be added before its spec.
 const NOT_YET: &[&str] = &[];
 
-// Why records of described families fail: input syntax LLVM reads but never
-// prints that no `accepts:` template says yet, and text the bits cannot say.
+// Why records of described families fail: text the bits cannot say.
 
 /// gfx6-7 VOP3b has no clamp bit. LLVM's assembler reads `clamp` and drops it,
 /// and its printed text (this record's expected disassembly) keeps it, but the
 /// bits cannot say it.
 const VOP3B_CLAMP: &str = "gfx6-7 VOP3b `clamp` is not encoded, so decoding cannot print it";
 
-const INPUT_ONLY: &str = "input-only syntax LLVM accepts but never prints; no `accepts:` template for it yet";
 /// Individual records of described families that fail, with the reason. Each
 /// key matches part of the failure message.
 const KNOWN: &[(&str, &str)] = &[
     ("tahiti decode 0x18,0x0a,0xdc,0xd2,0x16,0x29,0x52,0x24:", VOP3B_CLAMP),
     ("tahiti decode 0x18,0x0a,0xdc,0xd2,0x16,0x29,0x52,0x4c:", VOP3B_CLAMP),
     ("tahiti decode 0x18,0x6a,0xda,0xd2,0x16,0x2d,0x52,0x44:", VOP3B_CLAMP),
-    // SOPC: gpr_idx(...) names out of order.
-    ("assemble `s_set_gpr_idx_on s0, gpr_idx(SRC1,SRC0)`", INPUT_ONLY),
-    ("assemble `s_set_gpr_idx_on s0, gpr_idx(SRC0,DST,SRC2,SRC1)`", INPUT_ONLY),
 ];
 
 fn bytes(s: &str) -> Vec<u8> {

@@ -79,8 +79,19 @@ impl Emit for EnumValue {
 
 impl Emit for Enum {
     fn emit(&self) -> TokenStream {
-        let (n, v) = (self.name.emit(), self.values.emit());
-        quote!(::isa_runtime::Enum { name: #n, values: #v })
+        let (n, v, s) = (self.name.emit(), self.values.emit(), self.set.as_ref().emit());
+        quote!(::isa_runtime::Enum { name: #n, values: #v, set: #s })
+    }
+}
+
+impl Emit for &SetSyntax {
+    fn emit(&self) -> TokenStream {
+        let (o, s, c) = (self.open.emit(), self.separator.emit(), self.close.emit());
+        let names = self.names.iter().map(|&(b, n)| {
+            let n = n.emit();
+            quote!((#b, #n))
+        });
+        quote!(::isa_runtime::SetSyntax { open: #o, separator: #s, close: #c, names: &[#(#names),*] })
     }
 }
 

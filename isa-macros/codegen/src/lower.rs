@@ -16,7 +16,7 @@ use isa_runtime::{
 
 use crate::diag::{Diagnostic, Diags, Loc};
 use crate::expr;
-use crate::schema::{BitsetSpec, CaseSpec, DisplaySpec, EnumSpec, ExprText, FieldSpec, OpcodeTable, SpecFile};
+use crate::schema::{BitsetSpec, CaseSpec, DisplaySpec, EnumSpec, ExprText, FieldSpec, OpcodeTable, SetSpec, SpecFile};
 use crate::yaml::{self, S, Spanned, loc};
 
 /// A loaded, checked target.
@@ -169,12 +169,16 @@ impl<'d> Lower<'d> {
         let root_file = files[0].0.clone();
         let mut root_specs = Vec::new();
         let mut enums_in: Vec<(PathBuf, S<String>, S<EnumSpec>)> = Vec::new();
+        let mut sets_in: Vec<(PathBuf, S<String>, S<SetSpec>)> = Vec::new();
         let mut bdefs: IndexMap<String, BDef> = IndexMap::new();
         let mut tables: Vec<(PathBuf, S<OpcodeTable>)> = Vec::new();
         let mut builder = None;
         for (path, mut f) in files {
             for (k, v) in f.enums.take().into_iter().flatten() {
                 enums_in.push((path.clone(), k, v));
+            }
+            for (k, v) in f.sets.take().into_iter().flatten() {
+                sets_in.push((path.clone(), k, v));
             }
             for (k, v) in f.bitsets.take().into_iter().flatten() {
                 let at = loc(&path, &k);
@@ -337,7 +341,19 @@ impl<'d> Lower<'d> {
                 values.push(EnumValue { value: val.value, display: leak_str(&disp.value) });
             }
             enum_index.insert(k.value.clone(), enums.len() as u16);
-            enums.push(Enum { name: leak_str(&k.value), values: leak(values) });
+            enums.push(Enum { name: leak_str(&k.value), values: leak(values), set: None });
+        }
+        for (path, k, v) in sets_in {
+            if enum_index.contains_key(&k.value) {
+                self.d.err(&loc(&path, &k), format!("`{}` is defined twice (as an enum or a set)", k.value));
+                continue;
+            }
+            // A set with errors still defines its name, so its uses are not
+            // reported as unknown types too.
+            let set = crate::sets::set_syntax(self.d, &path, &k.value, &v.value);
+            let values = set.as_ref().map(crate::sets::set_values).unwrap_or_default();
+            enum_index.insert(k.value.clone(), enums.len() as u16);
+            enums.push(Enum { name: leak_str(&k.value), values: leak(values), set });
         }
         let enums: &'static [Enum] = leak(enums);
 
@@ -881,16 +897,18 @@ impl<'b> Ctx<'_, 'b> {
             "offset" => Ty::Offset,
             "uoffset" => Ty::UOffset,
             "float" => Ty::Float { format },
-            other => match self.enum_index.get(other) {
-                Some(&e) => Ty::Enum(e),
-                None => {
-                    self.d.push(
-                        Diagnostic::new(loc(file, ty), format!("unknown type `{other}`"))
-                            .note(format!("a type is one of {}, an enum, or a bitset", BUILTIN_TYPES.join(", "))),
-                    );
-                    Ty::Uint
+            other => {
+                match self.enum_index.get(other) {
+                    Some(&e) => Ty::Enum(e),
+                    None => {
+                        self.d.push(Diagnostic::new(loc(file, ty), format!("unknown type `{other}`")).note(format!(
+                            "a type is one of {}, an enum, a set, or a bitset",
+                            BUILTIN_TYPES.join(", ")
+                        )));
+                        Ty::Uint
+                    }
                 }
-            },
+            }
         }
     }
 

@@ -38,6 +38,8 @@ pub struct SpecFile {
     /// template per syntax).
     pub syntaxes: Option<IndexMap<S<String>, S<SyntaxSpec>>>,
     pub enums: Option<IndexMap<S<String>, S<EnumSpec>>>,
+    /// Enums whose values are sets of named bits, written as a list of names.
+    pub sets: Option<IndexMap<S<String>, S<SetSpec>>>,
     pub bitsets: Option<IndexMap<S<String>, S<BitsetSpec>>>,
     pub instructions: Option<Vec<S<OpcodeTable>>>,
     /// What a compiler backend needs beyond encodings (root file only).
@@ -48,6 +50,20 @@ pub struct SpecFile {
 
 /// An enum: value -> display string.
 pub type EnumSpec = IndexMap<S<u64>, S<String>>;
+
+/// A set of named bits: an enum whose value for each subset of `bits` is
+/// written `open`, the names of its bits (lowest first, joined by
+/// `separator`), `close`. The assembler reads the names in any order.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SetSpec {
+    pub doc: Option<S<String>>,
+    pub open: S<String>,
+    pub separator: S<String>,
+    pub close: S<String>,
+    /// Bit number -> name.
+    pub bits: IndexMap<S<u32>, S<String>>,
+}
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]

@@ -10,12 +10,17 @@ fn load(name: &str, yaml: &str) -> &'static Isa {
     load_spec(name, yaml).isa
 }
 
-fn load_spec(name: &str, yaml: &str) -> isa_codegen::Spec {
+/// Writes `yaml` as `isa.yaml` in a fresh folder named for `name`.
+fn write_spec(name: &str, yaml: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("isagen-features-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path: PathBuf = dir.join("isa.yaml");
+    let path = dir.join("isa.yaml");
     std::fs::write(&path, yaml).unwrap();
-    match isa_codegen::load(&path) {
+    path
+}
+
+fn load_spec(name: &str, yaml: &str) -> isa_codegen::Spec {
+    match isa_codegen::load(&write_spec(name, yaml)) {
         Ok(spec) => spec,
         Err(d) => panic!("{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
     }
@@ -23,11 +28,7 @@ fn load_spec(name: &str, yaml: &str) -> isa_codegen::Spec {
 
 /// Writes `yaml` to a fresh file and returns the loader's diagnostics as text.
 fn load_err(name: &str, yaml: &str) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!("isagen-features-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path: PathBuf = dir.join("isa.yaml");
-    std::fs::write(&path, yaml).unwrap();
-    match isa_codegen::load(&path) {
+    match isa_codegen::load(&write_spec(name, yaml)) {
         Ok(_) => panic!("{name} loads"),
         Err(d) => d.iter().map(|d| d.to_string()).collect(),
     }
@@ -228,6 +229,66 @@ fn bracketed_indices() {
         &LITERAL.replace("instruction: op\n", "instruction: op\nbracketed-indices: [\"v[\"]\n"),
     );
     assert!(d.iter().any(|t| t.contains("bracketed-indices: `v[` is not a register name")), "{d:?}");
+}
+
+/// A set of named bits: printed lowest bit first, read in any order.
+const SETS: &str = r#"
+isa: sets
+instruction: op
+bitsets:
+  op:
+    size: 16
+    fields:
+      M: {bits: 0..3, type: mode}
+      OPC: {bits: 4..15, type: uint}
+    display: "{NAME} {M}"
+sets:
+  mode: {open: "m(", separator: ",", close: ")", bits: {3: D, 0: A, 1: B}}
+instructions:
+  - {extends: op, field: OPC, opcodes: {setm: 1}}
+"#;
+
+#[test]
+fn sets_of_named_bits() {
+    let isa = load("sets", SETS);
+    for (bits, text) in [(0x10, "setm m()"), (0x13, "setm m(A,B)"), (0x19, "setm m(A,D)"), (0x1b, "setm m(A,B,D)")] {
+        assert_eq!(isa.print(&isa.decode(bits, 0).unwrap(), 0), text);
+        assert_eq!(isa.assemble(text, 0).unwrap(), (bits, 16), "{text}");
+    }
+    for text in ["setm m(D,A)", "setm m( D , A )", "setm m(A,D)"] {
+        assert_eq!(isa.assemble(text, 0).unwrap(), (0x19, 16), "{text}");
+    }
+    assert_eq!(isa.assemble("setm m(D,B,A)", 0).unwrap(), (0x1b, 16));
+    // A name twice, a name the set lacks, a stray separator.
+    for text in ["setm m(A,A)", "setm m(C)", "setm m(A,)", "setm m(A B)", "setm m(A"] {
+        assert!(isa.assemble(text, 0).is_err(), "{text}");
+    }
+    // Bit 2 has no name: a word setting it is not an instruction.
+    assert!(isa.decode(0x14, 0).is_err());
+}
+
+#[test]
+fn a_bad_set_is_reported_where_it_is() {
+    let bad = [
+        ("bits: {3: D, 0: A, 1: B}", "bits: {3: D, 0: A, 1: D}", "set `mode`: two bits are named `D`"),
+        ("bits: {3: D, 0: A, 1: B}", "bits: {3: D, 0: A, 1: \"B,C\"}", "the name `B,C` holds `,`, which ends a name"),
+        ("bits: {3: D, 0: A, 1: B}", "bits: {3: D, 0: A, 64: B}", "set `mode`: bit 64 is past bit 63"),
+        (
+            "bits: {3: D, 0: A, 1: B}",
+            "bits: {0: A, 1: B, 2: C, 3: D, 4: E, 5: F, 6: G, 7: H, 8: I}",
+            "9 names would make 512 values; a set has at most 8 names",
+        ),
+        ("separator: \",\"", "separator: \"\"", "`separator:` and `close:` must not be empty"),
+        ("\nsets:\n", "\nenums:\n  mode: {0: x}\nsets:\n", "`mode` is defined twice (as an enum or a set)"),
+    ];
+    for (i, (from, to, want)) in bad.into_iter().enumerate() {
+        assert!(SETS.contains(from), "{from}");
+        let d = load_err(&format!("bad-set-{i}"), &SETS.replace(from, to));
+        let line = if i == 5 { "isa.yaml:14:" } else { "isa.yaml:12:" };
+        assert!(d.iter().any(|t| t.contains(line) && t.contains(want)), "{want}: {d:?}");
+        // The set's name stays known: no second error where it is used.
+        assert!(!d.iter().any(|t| t.contains("unknown type")), "{d:?}");
+    }
 }
 
 /// A length bit: the short form unless an operand needs the long one (AGX-like).

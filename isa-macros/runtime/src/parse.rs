@@ -497,11 +497,16 @@ impl<'a> Parser<'a> {
                 }
             }
             Ty::Enum(e) => {
-                let mut vals: Vec<(usize, i64)> = self.isa.enums[e as usize]
-                    .values
-                    .iter()
-                    .filter_map(|v| self.lead(s, v.display).map(|n| (n, v.value as i64)))
-                    .collect();
+                let en = &self.isa.enums[e as usize];
+                // A set's names in any order (its printed text among them).
+                if let Some(set) = &en.set {
+                    if let Some((v, n)) = read_set(set, s) {
+                        out.push((pos + n, Val::Num(v as i64), None));
+                    }
+                    return out;
+                }
+                let mut vals: Vec<(usize, i64)> =
+                    en.values.iter().filter_map(|v| self.lead(s, v.display).map(|n| (n, v.value as i64))).collect();
                 vals.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
                 for (n, v) in vals {
                     out.push((pos + n, Val::Num(v), None));
@@ -874,6 +879,30 @@ impl Parser<'_> {
 
 /// The pieces of a field (`ranges`, most significant first) that hold its low
 /// `keep` bits, most significant first.
+/// A set of named bits at the start of `s`: its value and the length of its
+/// text. White space may surround the names; a name given twice, or one the
+/// set does not have, is refused.
+fn read_set(set: &crate::SetSyntax, s: &str) -> Option<(u64, usize)> {
+    let mut rest = s.strip_prefix(set.open)?.trim_start();
+    if let Some(r) = rest.strip_prefix(set.close) {
+        return Some((0, s.len() - r.len()));
+    }
+    let mut value = 0u64;
+    loop {
+        // The longest name that is there, so `SRC10` is not read as `SRC1`.
+        let &(bit, name) = set.names.iter().filter(|(_, n)| rest.starts_with(n)).max_by_key(|(_, n)| n.len())?;
+        if value >> bit & 1 == 1 {
+            return None;
+        }
+        value |= 1 << bit;
+        rest = rest[name.len()..].trim_start();
+        if let Some(r) = rest.strip_prefix(set.close) {
+            return Some((value, s.len() - r.len()));
+        }
+        rest = rest.strip_prefix(set.separator)?.trim_start();
+    }
+}
+
 /// Whether template text `lit` ends with the register name `name`, as a whole
 /// word (`[ttmp` and `, v` do for `ttmp` and `v`; `sv` does not for `v`).
 fn ends_with_name(lit: &str, name: &str) -> bool {
@@ -1328,6 +1357,28 @@ mod tests {
         out.clear();
         conjuncts(&e[3..8], &mut out);
         assert_eq!(out, vec![&e[3..8]]);
+    }
+
+    #[test]
+    fn sets_read_names_in_any_order_once_each() {
+        let set =
+            crate::SetSyntax { open: "m(", separator: ",", close: ")", names: &[(0, "S1"), (1, "S10"), (3, "D")] };
+        for (text, want) in [
+            ("m()", Some((0, 3))),
+            ("m( )", Some((0, 4))),
+            ("m(S1)", Some((1, 5))),
+            ("m(S10,S1)", Some((3, 9))),
+            ("m(D, S1) x", Some((9, 8))),
+            ("m(S1,S1)", None),
+            ("m(S1,)", None),
+            ("m(,S1)", None),
+            ("m(S1 D)", None),
+            ("m(S2)", None),
+            ("m(S1", None),
+            ("n(S1)", None),
+        ] {
+            assert_eq!(super::read_set(&set, text), want, "{text}");
+        }
     }
 
     #[test]

@@ -92,6 +92,21 @@ pub struct RawSyntax {
 pub struct Enum {
     pub name: &'static str,
     pub values: &'static [EnumValue],
+    /// For a set of named bits (`sets:` in the spec), how its text is built,
+    /// so the assembler reads the names in any order. `values` holds every
+    /// subset in the order the printer writes it.
+    pub set: Option<SetSyntax>,
+}
+
+/// The text of a set of named bits: `open`, names joined by `separator`,
+/// `close` (`gpr_idx(SRC0,DST)`).
+#[derive(Debug)]
+pub struct SetSyntax {
+    pub open: &'static str,
+    pub separator: &'static str,
+    pub close: &'static str,
+    /// (bit number, name), lowest bit first.
+    pub names: &'static [(u32, &'static str)],
 }
 
 #[derive(Debug)]
