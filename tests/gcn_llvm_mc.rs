@@ -258,11 +258,22 @@ fn sample_all(isa: &Isa, gen_: u32, count: Count, seed: u64) -> Vec<(u128, usize
     let mut rng = TestRng::new(seed);
     let mut out = Vec::new();
     let per = per_leaf(isa, gen_, count);
-    for &leaf in isa.groups[0].leaves {
-        let l = &isa.leaves[leaf as usize];
-        if !l.exists_in(gen_) || pending(l.name) {
-            continue;
-        }
+    let leaves: Vec<u16> = isa.groups[0]
+        .leaves
+        .iter()
+        .copied()
+        .filter(|&leaf| isa.leaves[leaf as usize].exists_in(gen_) && !pending(isa.leaves[leaf as usize].name))
+        .collect();
+    // One draw of `leaf`, canonical (bits the hardware ignores are zero, as
+    // we assemble them), unless a rule refuses it or the text is one we skip.
+    let draw = |leaf: u16, rng: &mut TestRng| -> Option<(u128, usize, String)> {
+        let inst = isa.sample(leaf, gen_, &mut || rng.next_u64())?;
+        let inst = isa.decode(inst.bits & !isa.ignored_bits(&inst, gen_), gen_).ok()?;
+        let text = isa.print(&inst, gen_);
+        (!pending(&text) && !MARKERS.iter().any(|m| m.1 == text)).then(|| (inst.bits, inst.len_bytes(), text))
+    };
+    let mut per_family: BTreeMap<&'static str, u64> = BTreeMap::new();
+    for &leaf in &leaves {
         let per_opcode = per(leaf);
         let mut got = 0;
         // Rules refuse many draws of some forms (image atomics, gather4):
@@ -271,16 +282,31 @@ fn sample_all(isa: &Isa, gen_: u32, count: Count, seed: u64) -> Vec<(u128, usize
             if got == per_opcode {
                 break;
             }
-            let Some(inst) = isa.sample(leaf, gen_, &mut || rng.next_u64()) else { continue };
-            // Canonical: bits the hardware ignores are zero, as we assemble them.
-            let Ok(inst) = isa.decode(inst.bits & !isa.ignored_bits(&inst, gen_), gen_) else { continue };
-            let text = isa.print(&inst, gen_);
-            if pending(&text) {
-                continue;
-            }
-            if !MARKERS.iter().any(|m| m.1 == text) {
-                out.push((inst.bits, inst.len_bytes(), text));
+            if let Some(s) = draw(leaf, &mut rng) {
+                out.push(s);
                 got += 1;
+            }
+        }
+        *per_family.entry(family(isa.leaves[leaf as usize].value, gen_)).or_default() += u64::from(got);
+    }
+    // A family count: what its hard forms could not give, the family's other
+    // forms make up, taking turns, so the family still has its count.
+    if let Count::PerFamily(n) = count {
+        for (fam, got) in per_family {
+            let mut short = n.saturating_sub(got);
+            let forms: Vec<u16> =
+                leaves.iter().copied().filter(|&l| family(isa.leaves[l as usize].value, gen_) == fam).collect();
+            let mut turns = if forms.is_empty() { 0 } else { short * 100 };
+            while short > 0 && turns > 0 {
+                for &leaf in &forms {
+                    turns = turns.saturating_sub(1);
+                    if short > 0
+                        && let Some(s) = draw(leaf, &mut rng)
+                    {
+                        out.push(s);
+                        short -= 1;
+                    }
+                }
             }
         }
     }
