@@ -336,16 +336,59 @@ fn encodings_disassemble_to_our_text(mc: &str, count: Count, seed: u64) -> Outco
 }
 
 /// Mode (b): random gfx8 words near each encoding, decoded by both.
+///
+/// Some words have nothing to compare (no length, or text llvm-mc prints
+/// lossily): with a count per family, a family left short draws again, in a
+/// few rounds, as many more words as its yield so far says it needs.
 fn biased_words_agree_on_acceptance(mc: &str, count: Count, seed: u64) -> Outcome {
     let mut rng = TestRng::new(seed);
     let per = per_leaf(&ISA, 8, count);
-    let mut words = Vec::new();
-    for &leaf in ISA.groups[0].leaves {
-        let l = &ISA.leaves[leaf as usize];
-        if !l.exists_in(8) || pending(l.name) {
-            continue;
+    let leaves: Vec<u16> = ISA.groups[0]
+        .leaves
+        .iter()
+        .copied()
+        .filter(|&l| ISA.leaves[l as usize].exists_in(8) && !pending(ISA.leaves[l as usize].name))
+        .collect();
+    let fam_of = |l: u16| family(ISA.leaves[l as usize].value, 8);
+    let mut quota: Vec<(u16, u64)> = leaves.iter().map(|&l| (l, u64::from(per(l)))).collect();
+    let mut out = Outcome::default();
+    for _round in 0..6 {
+        let mut drawn: BTreeMap<&'static str, u64> = BTreeMap::new();
+        for &(l, n) in &quota {
+            *drawn.entry(fam_of(l)).or_default() += n;
         }
-        for _ in 0..per(leaf) {
+        let before: BTreeMap<&'static str, u64> = out.per_family.iter().map(|(f, c)| (*f, c.0)).collect();
+        compare_words(mc, &biased_words(&quota, &mut rng), &mut out);
+        let Count::PerFamily(n) = count else { break };
+        quota.clear();
+        for (fam, tried) in drawn {
+            let had = out.per_family.get(fam).map_or(0, |c| c.0);
+            let short = n.saturating_sub(had);
+            if short == 0 {
+                continue;
+            }
+            let got = had - before.get(fam).copied().unwrap_or(0);
+            // Words to draw for `short` compared ones at this round's yield
+            // (at least 1 in 100), a tenth more for luck.
+            let need = (short * tried).div_ceil(got.max(tried / 100).max(1)) * 11 / 10;
+            let forms: Vec<u16> = leaves.iter().copied().filter(|&l| fam_of(l) == fam).collect();
+            let each = need.div_ceil(forms.len().max(1) as u64);
+            quota.extend(forms.into_iter().map(|l| (l, each)));
+        }
+        if quota.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// `n` random words for each `(leaf, n)`: the leaf's identifying bits, noise
+/// elsewhere, cut to the length both decoders would read.
+fn biased_words(quota: &[(u16, u64)], rng: &mut TestRng) -> Vec<(u128, usize)> {
+    let mut words = Vec::new();
+    for &(leaf, n) in quota {
+        let l = &ISA.leaves[leaf as usize];
+        for _ in 0..n {
             let noise = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) & isa_runtime::mask_of(0, l.bits);
             let bits = (noise & !l.mask) | l.value;
             // The length follows from the encoding's fixed fields (a literal
@@ -362,8 +405,13 @@ fn biased_words_agree_on_acceptance(mc: &str, count: Count, seed: u64) -> Outcom
             }
         }
     }
-    let theirs = llvm_disassemble(mc, "tonga", &words);
-    let mut out = Outcome::default();
+    words
+}
+
+/// Decodes `words` with both decoders and counts, per family, whether they
+/// agree (the same text, or both refuse).
+fn compare_words(mc: &str, words: &[(u128, usize)], out: &mut Outcome) {
+    let theirs = llvm_disassemble(mc, "tonga", words);
     for (&(bits, len), theirs) in words.iter().zip(&theirs) {
         // Only the word's own bytes, as llvm-mc sees them: an encoding longer
         // than the word does not decode.
@@ -379,7 +427,6 @@ fn biased_words_agree_on_acceptance(mc: &str, count: Count, seed: u64) -> Outcom
             format!("[{}]: ours {ours:?}, llvm-mc {theirs:?}", byte_list(bits, len))
         });
     }
-    out
 }
 
 /// Mode (c): our gfx6 text, assembled by llvm-mc for tahiti.
