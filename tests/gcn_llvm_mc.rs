@@ -236,13 +236,17 @@ enum Count {
     PerFamily(u64),
 }
 
+/// The instructions of generation `gen_` the comparisons draw from: all but
+/// the pending ones.
+fn compared_leaves(isa: &Isa, gen_: u32) -> Vec<u16> {
+    let held = |l: &isa_runtime::Leaf| l.exists_in(gen_) && !pending(l.name);
+    isa.groups[0].leaves.iter().copied().filter(|&l| held(&isa.leaves[l as usize])).collect()
+}
+
 fn per_leaf(isa: &Isa, gen_: u32, count: Count) -> impl Fn(u16) -> u32 {
     let mut leaves_of: BTreeMap<&'static str, u64> = BTreeMap::new();
-    for &leaf in isa.groups[0].leaves {
-        let l = &isa.leaves[leaf as usize];
-        if l.exists_in(gen_) && !pending(l.name) {
-            *leaves_of.entry(family(l.value, gen_)).or_default() += 1;
-        }
+    for leaf in compared_leaves(isa, gen_) {
+        *leaves_of.entry(family(isa.leaves[leaf as usize].value, gen_)).or_default() += 1;
     }
     move |leaf| match count {
         Count::PerOpcode(n) => n,
@@ -258,12 +262,7 @@ fn sample_all(isa: &Isa, gen_: u32, count: Count, seed: u64) -> Vec<(u128, usize
     let mut rng = TestRng::new(seed);
     let mut out = Vec::new();
     let per = per_leaf(isa, gen_, count);
-    let leaves: Vec<u16> = isa.groups[0]
-        .leaves
-        .iter()
-        .copied()
-        .filter(|&leaf| isa.leaves[leaf as usize].exists_in(gen_) && !pending(isa.leaves[leaf as usize].name))
-        .collect();
+    let leaves = compared_leaves(isa, gen_);
     // One draw of `leaf`, canonical (bits the hardware ignores are zero, as
     // we assemble them), unless a rule refuses it or the text is one we skip.
     let draw = |leaf: u16, rng: &mut TestRng| -> Option<(u128, usize, String)> {
@@ -343,12 +342,7 @@ fn encodings_disassemble_to_our_text(mc: &str, count: Count, seed: u64) -> Outco
 fn biased_words_agree_on_acceptance(mc: &str, count: Count, seed: u64) -> Outcome {
     let mut rng = TestRng::new(seed);
     let per = per_leaf(&ISA, 8, count);
-    let leaves: Vec<u16> = ISA.groups[0]
-        .leaves
-        .iter()
-        .copied()
-        .filter(|&l| ISA.leaves[l as usize].exists_in(8) && !pending(ISA.leaves[l as usize].name))
-        .collect();
+    let leaves = compared_leaves(&ISA, 8);
     let fam_of = |l: u16| family(ISA.leaves[l as usize].value, 8);
     let mut quota: Vec<(u16, u64)> = leaves.iter().map(|&l| (l, u64::from(per(l)))).collect();
     let mut out = Outcome::default();

@@ -46,7 +46,7 @@ fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
 }
 
-fn leak_str(s: &str) -> &'static str {
+pub(crate) fn leak_str(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
 

@@ -20,6 +20,7 @@ use serde::de::{self, Deserializer, Visitor};
 use crate::diag::{Diags, Loc};
 use crate::emit::Emit;
 use crate::expr;
+use crate::lower::leak_str;
 use crate::schema::GenRange;
 use crate::yaml::{S, loc};
 
@@ -188,10 +189,6 @@ impl<'de> Deserialize<'de> for GenValues {
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
-}
-
-fn leak_str(s: &str) -> &'static str {
-    Box::leak(s.to_string().into_boxed_str())
 }
 
 fn gen_values(g: &GenValues) -> &'static [GenValue] {

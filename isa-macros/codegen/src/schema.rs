@@ -57,7 +57,6 @@ pub type EnumSpec = IndexMap<S<u64>, S<String>>;
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct SetSpec {
-    pub doc: Option<S<String>>,
     pub open: S<String>,
     pub separator: S<String>,
     pub close: S<String>,

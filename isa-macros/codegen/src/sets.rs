@@ -13,15 +13,12 @@ use std::path::Path;
 use isa_runtime::{EnumValue, SetSyntax};
 
 use crate::diag::Diags;
+use crate::lower::leak_str;
 use crate::schema::SetSpec;
 use crate::yaml::loc;
 
 /// More names than this would list too many subsets for a table: 2^8 = 256.
 pub const MAX_NAMES: usize = 8;
-
-fn leak_str(s: &str) -> &'static str {
-    Box::leak(s.to_string().into_boxed_str())
-}
 
 /// The checked syntax of set `name`, or `None` after reporting what is wrong.
 pub fn set_syntax(d: &mut Diags, path: &Path, name: &str, spec: &SetSpec) -> Option<SetSyntax> {

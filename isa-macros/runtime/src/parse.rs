@@ -877,8 +877,6 @@ impl Parser<'_> {
     }
 }
 
-/// The pieces of a field (`ranges`, most significant first) that hold its low
-/// `keep` bits, most significant first.
 /// A set of named bits at the start of `s`: its value and the length of its
 /// text. White space may surround the names; a name given twice, or one the
 /// set does not have, is refused.
@@ -909,6 +907,8 @@ fn ends_with_name(lit: &str, name: &str) -> bool {
     lit.strip_suffix(name).is_some_and(|before| !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
 }
 
+/// The pieces of a field (`ranges`, most significant first) that hold its low
+/// `keep` bits, most significant first.
 fn low_ranges(ranges: &[crate::Range], keep: u32) -> Vec<crate::Range> {
     let mut out = Vec::new();
     let mut left = keep;
