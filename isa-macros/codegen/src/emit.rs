@@ -1,5 +1,14 @@
 //! Code generation: the tables as Rust `static` data, plus the typed `Opcode`
 //! enum. Only data is generated; the engine in `isa-runtime` does the work.
+//!
+//! Leaves of one format repeat the same field lists, templates and
+//! expressions thousands of times. Written out inline, GCN's tables were 19 MB
+//! of Rust that took rustc most of a minute to type-check; so every slice of
+//! a type that names itself ([`Emit::ty`]) is written once, as a `static` of
+//! its own, and referred to wherever it recurs (see [`Interner`]).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -10,12 +19,70 @@ use crate::lower::Spec;
 
 pub(crate) trait Emit {
     fn emit(&self) -> TokenStream;
+
+    /// The Rust type of an emitted value, for types whose slices are worth
+    /// sharing; `None` keeps slices of this type inline.
+    fn ty() -> Option<TokenStream>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// Shared slices: the text of each distinct slice, and the `static` that
+/// holds it. Active while [`module`] emits a target's tables.
+#[derive(Default)]
+struct Interner {
+    names: HashMap<String, proc_macro2::Ident>,
+    statics: Vec<TokenStream>,
+}
+
+thread_local! {
+    static INTERNER: RefCell<Option<Interner>> = const { RefCell::new(None) };
+}
+
+/// Emits `f`'s tokens with slice sharing on, followed by the shared statics.
+fn interned(f: impl FnOnce() -> TokenStream) -> TokenStream {
+    INTERNER.with(|i| *i.borrow_mut() = Some(Interner::default()));
+    let code = f();
+    let statics = INTERNER.with(|i| i.borrow_mut().take()).map(|i| i.statics).unwrap_or_default();
+    quote!(#code #(#statics)*)
+}
+
+/// `&NAME` for a `static NAME: [ty; n]` holding `items`, shared with every
+/// equal slice, or `None` when no interner is active.
+fn intern(ty: &TokenStream, items: &[TokenStream]) -> Option<TokenStream> {
+    INTERNER.with(|i| {
+        let mut guard = i.borrow_mut();
+        let interner = guard.as_mut()?;
+        let body = quote!(#(#items),*);
+        let key = format!("{ty}:{body}");
+        if let Some(name) = interner.names.get(&key) {
+            return Some(quote!(&#name));
+        }
+        let name = format_ident!("SHARED_{}", interner.statics.len());
+        let n = items.len();
+        interner.statics.push(quote!(static #name: [#ty; #n] = [#body];));
+        interner.names.insert(key, name.clone());
+        Some(quote!(&#name))
+    })
 }
 
 impl<T: Emit> Emit for &[T] {
     fn emit(&self) -> TokenStream {
-        let items = self.iter().map(|x| x.emit());
+        let items: Vec<TokenStream> = self.iter().map(|x| x.emit()).collect();
+        if !items.is_empty()
+            && let Some(ty) = T::ty()
+            && let Some(shared) = intern(&ty, &items)
+        {
+            return shared;
+        }
         quote!(&[#(#items),*])
+    }
+
+    fn ty() -> Option<TokenStream> {
+        T::ty().map(|t| quote!(&'static [#t]))
     }
 }
 
@@ -35,6 +102,10 @@ impl Emit for &str {
     fn emit(&self) -> TokenStream {
         let l = Literal::string(self);
         quote!(#l)
+    }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(&'static str))
     }
 }
 
@@ -114,6 +185,10 @@ impl Emit for Range {
         let (l, w) = (self.lo.emit(), self.width.emit());
         quote!(::isa_runtime::Range { lo: #l, width: #w })
     }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::Range))
+    }
 }
 
 impl Emit for BinOp {
@@ -149,6 +224,10 @@ impl Emit for Op {
             }
         }
     }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::Op))
+    }
 }
 
 impl Emit for Ty {
@@ -178,8 +257,8 @@ impl Emit for Ty {
             }
             Ty::Group { group, params } => {
                 let g = group.emit();
-                let p = params.iter().map(|e| e.emit());
-                quote!(::isa_runtime::Ty::Group { group: #g, params: &[#(#p),*] })
+                let p = params.emit();
+                quote!(::isa_runtime::Ty::Group { group: #g, params: #p })
             }
         }
     }
@@ -209,6 +288,10 @@ impl Emit for Field {
         let (n, s, t) = (self.name.emit(), self.src.emit(), self.ty.emit());
         quote!(::isa_runtime::Field { name: #n, src: #s, ty: #t })
     }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::Field))
+    }
 }
 
 impl Emit for Tok {
@@ -234,6 +317,10 @@ impl Emit for Tok {
             }
         }
     }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::Tok))
+    }
 }
 
 impl Emit for Case {
@@ -248,6 +335,10 @@ impl Emit for Case {
         let (d, f, p) = (self.display.emit(), self.fields.emit(), self.parse_only);
         let (ds, sy) = (self.displays.emit(), self.syntaxes.emit());
         quote!(::isa_runtime::Case { when: #w, display: #d, fields: #f, parse_only: #p, displays: #ds, syntaxes: #sy })
+    }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::Case))
     }
 }
 
@@ -265,6 +356,10 @@ impl Emit for Ignore {
         let s = self.syntaxes.emit();
         quote!(::isa_runtime::Ignore { when: #w, mask: #m, syntaxes: #s })
     }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::Ignore))
+    }
 }
 
 impl Emit for Rule {
@@ -272,12 +367,20 @@ impl Emit for Rule {
         let (c, m) = (self.check.emit(), self.message.emit());
         quote!(::isa_runtime::Rule { check: #c, message: #m })
     }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::Rule))
+    }
 }
 
 impl Emit for GenValue {
     fn emit(&self) -> TokenStream {
         let (a, b, v) = (self.min.emit(), self.max.emit(), self.value.emit());
         quote!(::isa_runtime::GenValue { min: #a, max: #b, value: #v })
+    }
+
+    fn ty() -> Option<TokenStream> {
+        Some(quote!(::isa_runtime::GenValue))
     }
 }
 
@@ -466,7 +569,54 @@ pub fn opcode_enum(spec: &Spec) -> TokenStream {
 
 /// Everything `isa!` expands to, minus file tracking (the macro adds that).
 pub fn module(spec: &Spec) -> TokenStream {
-    let s = isa_static(spec);
+    let s = interned(|| isa_static(spec));
     let o = opcode_enum(spec);
     quote!(#s #o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &[Op] = &[Op::Field(1), Op::Lit(2), Op::Bin(BinOp::Add)];
+    const B: &[Op] = &[Op::Field(2)];
+
+    #[test]
+    fn equal_slices_share_one_static() {
+        let code = interned(|| {
+            let (a1, a2, b) = (A.emit(), A.emit(), B.emit());
+            assert_eq!(a1.to_string(), a2.to_string());
+            assert_ne!(a1.to_string(), b.to_string());
+            assert_eq!(a1.to_string(), "& SHARED_0");
+            quote!(#a1 #a2 #b)
+        })
+        .to_string();
+        assert_eq!(code.matches("static SHARED_").count(), 2, "{code}");
+        assert!(code.contains("static SHARED_0 : [:: isa_runtime :: Op ; 3usize]"), "{code}");
+    }
+
+    #[test]
+    fn nested_slices_share_their_inner_statics() {
+        let params: &[Expr] = &[A, B];
+        let code = interned(|| {
+            let p = params.emit();
+            let again = params.emit();
+            quote!(#p #again)
+        })
+        .to_string();
+        // A, B and the list of both: three statics, the list naming the others.
+        assert_eq!(code.matches("static SHARED_").count(), 3, "{code}");
+        assert!(code.contains("[& 'static [:: isa_runtime :: Op] ; 2usize] = [& SHARED_0 , & SHARED_1]"), "{code}");
+    }
+
+    #[test]
+    fn without_an_interner_slices_stay_inline_and_empty_ones_always_do() {
+        assert!(A.emit().to_string().starts_with("& [:: isa_runtime :: Op :: Field"));
+        let code = interned(|| {
+            let empty: &[Op] = &[];
+            empty.emit()
+        })
+        .to_string();
+        assert_eq!(code, "& []");
+    }
 }
