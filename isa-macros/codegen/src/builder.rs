@@ -830,6 +830,7 @@ pub fn emit(spec: &Spec, plan: &Plan) -> TokenStream {
     }
     let all: Vec<usize> = (0..plan.gens.len()).collect();
     let mut opt_sets: Vec<Vec<Opt>> = Vec::new();
+    let mut forms = Forms::default();
     let mut impls = Vec::new();
     for (set, methods) in &sets {
         let bound = if *set == all {
@@ -848,7 +849,8 @@ pub fn emit(spec: &Spec, plan: &Plan) -> TokenStream {
             });
             quote!(#name)
         };
-        let bodies = methods.iter().map(|m| emit_method(spec, plan, m, &m.leaves, &class_ident, &mut opt_sets));
+        let bodies =
+            methods.iter().map(|m| emit_method(spec, plan, m, &m.leaves, &class_ident, &mut opt_sets, &mut forms));
         let bodies: Vec<TokenStream> = bodies.collect();
         impls.push(quote! {
             impl<G: #bound> Shader<G> { #(#bodies)* }
@@ -858,7 +860,7 @@ pub fn emit(spec: &Spec, plan: &Plan) -> TokenStream {
         let marker = format_ident!("{}", plan.gens[*g].0);
         let bodies: Vec<TokenStream> = methods
             .iter()
-            .map(|(m, leaf)| emit_method(spec, plan, m, &[(*g, *leaf)], &class_ident, &mut opt_sets))
+            .map(|(m, leaf)| emit_method(spec, plan, m, &[(*g, *leaf)], &class_ident, &mut opt_sets, &mut forms))
             .collect();
         impls.push(quote! {
             impl Shader<#marker> { #(#bodies)* }
@@ -899,6 +901,7 @@ pub fn emit(spec: &Spec, plan: &Plan) -> TokenStream {
         }
     });
     let opt_markers: Vec<TokenStream> = opt_impls.collect();
+    let (form_count, form_list) = (forms.list.len(), &forms.list);
     // The enums options take.
     let mut used_enums: Vec<u16> = opt_sets.iter().flatten().filter_map(|o| o.values).collect();
     used_enums.extend(plan.methods.iter().flat_map(|m| &m.params).filter_map(|p| match p.ty {
@@ -996,8 +999,33 @@ pub fn emit(spec: &Spec, plan: &Plan) -> TokenStream {
                 /// The backend's IR text.
                 pub fn to_ir(&self) -> Result<String, BuildError> { self.program.to_ir() }
             }
+            /// What each builder method writes ([`::isa_runtime::build::Form`]),
+            /// in a module of its own so the template pieces read short.
+            mod forms {
+                use ::isa_runtime::build::{Form, Piece::*};
+                pub(super) static FORMS: [Form; #form_count] = [#(#form_list),*];
+            }
             #(#impls)*
         }
+    }
+}
+
+/// The table of builder forms being emitted; equal forms share an entry.
+#[derive(Default)]
+struct Forms {
+    list: Vec<TokenStream>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl Forms {
+    /// The index of `form` in the table, adding it if new.
+    fn add(&mut self, form: TokenStream) -> Literal {
+        let n = self.list.len();
+        let i = *self.index.entry(form.to_string()).or_insert(n);
+        if i == n {
+            self.list.push(form);
+        }
+        Literal::usize_unsuffixed(i)
     }
 }
 
@@ -1137,24 +1165,21 @@ fn emit_method(
     leaves: &[(usize, u16)],
     class_ident: &dyn Fn(u16) -> proc_macro2::Ident,
     opt_sets: &mut Vec<Vec<Opt>>,
+    forms: &mut Forms,
 ) -> TokenStream {
     let isa = spec.isa;
     let first = leaves[0].1;
     let leaf = &isa.leaves[first as usize];
     // The encoding for the builder's generation.
-    let leaf_lit = if leaves.len() == 1 {
-        let l = Literal::u16_unsuffixed(first);
-        quote!(#l)
+    let first_lit = Literal::u16_unsuffixed(first);
+    let by_gen = if leaves.len() == 1 {
+        quote!(&[])
     } else {
         let pairs = leaves.iter().map(|(g, l)| {
             let (v, l) = (plan.gens[*g].1, Literal::u16_unsuffixed(*l));
             quote!((#v, #l))
         });
-        let f = Literal::u16_unsuffixed(first);
-        quote!({
-            static LEAVES: &[(u32, u16)] = &[#(#pairs),*];
-            LEAVES.iter().find(|(g, _)| *g == G::VALUE).map_or(#f, |(_, l)| *l)
-        })
+        quote!(&[#(#pairs),*])
     };
     // Widths other fields decide are the method's const parameters.
     let width_param = |i: usize| format_ident!("N{}", i);
@@ -1198,24 +1223,28 @@ fn emit_method(
         }
     };
     let pieces = m.template.iter().map(|p| match p {
-        Piece::Text(s) => quote!(::isa_runtime::build::Piece::Text(#s)),
+        Piece::Text(s) => quote!(Text(#s)),
         Piece::Operand { n, write } => {
             let n = Literal::u8_unsuffixed(*n);
-            quote!(::isa_runtime::build::Piece::Operand { n: #n, write: #write })
+            quote!(Operand { n: #n, write: #write })
         }
         Piece::Option(o) => {
             let o = Literal::u8_unsuffixed(*o);
-            quote!(::isa_runtime::build::Piece::Option(#o))
+            quote!(Option(#o))
         }
     });
     let option_fields = m.options.iter().map(|o| {
         let (s, w, d) = (&o.set, &o.show, o.default);
         quote!((#s, #w, #d))
     });
-    let statics = quote! {
-        static TEMPLATE: &[::isa_runtime::build::Piece] = &[#(#pieces),*];
-        static OPTIONS: &[(&str, &str, i64)] = &[#(#option_fields),*];
-    };
+    let form = forms.add(quote! {
+        Form {
+            leaf: #first_lit,
+            by_gen: #by_gen,
+            template: &[#(#pieces),*],
+            options: &[#(#option_fields),*],
+        }
+    });
     // Docs: mnemonic, encoding, operands, latency class, generations.
     let sched = leaf.sched.map_or("none".to_string(), |s| isa.sched_classes[s as usize].name.to_string());
     let format = spec.lineage[first as usize].get(1).cloned().unwrap_or_else(|| leaf.key.to_string());
@@ -1258,8 +1287,7 @@ fn emit_method(
     let generics = if generic_widths.is_empty() { quote!() } else { quote!(<#(const #generic_widths: usize),*>) };
     let exprs: Vec<TokenStream> = m.params.iter().zip(&names).map(|(p, n)| operand_expr(p, n)).collect();
     let push = quote! {
-        #statics
-        let line = self.program.push(#leaf_lit, TEMPLATE, OPTIONS, vec![#(#exprs),*]);
+        let line = self.program.push_form(&forms::FORMS[#form], [#(#exprs),*]);
     };
     let (ret, ret_val) = if m.options.is_empty() {
         (quote!(), quote!(let _ = line;))
@@ -1311,8 +1339,7 @@ fn emit_method(
             #[doc = #doc3]
             pub fn #name #generics(&mut self #(, #names2: #tys2)*) -> Reg<#cid, #w> {
                 let dst = self.program.value::<#cid, #w>();
-                #statics
-                self.program.push(#leaf_lit, TEMPLATE, OPTIONS, vec![#(#exprs2),*]);
+                self.program.push_form(&forms::FORMS[#form], [#(#exprs2),*]);
                 dst
             }
         }

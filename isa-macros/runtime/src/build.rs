@@ -293,6 +293,20 @@ pub enum Piece {
     Option(u8),
 }
 
+/// What a builder method writes, as data: the generator puts every method's
+/// form in one table, so that a method's body is one call and its two shapes
+/// (`x_to` and `x`) share it.
+#[derive(Debug)]
+pub struct Form {
+    /// The encoding, unless `by_gen` names another for the program's generation.
+    pub leaf: u16,
+    /// `(generation value, encoding)` where the encoding differs by generation.
+    pub by_gen: &'static [(u32, u16)],
+    pub template: &'static [Piece],
+    /// `(option field, text shown, default)` of each option, by index.
+    pub options: &'static [(&'static str, &'static str, i64)],
+}
+
 /// One line of a program.
 #[derive(Clone, Debug)]
 enum Line {
@@ -410,6 +424,13 @@ impl Program {
     ) -> usize {
         self.lines.push(Line::Inst { leaf, template, option_fields, operands, options: Vec::new() });
         self.lines.len() - 1
+    }
+
+    /// [`push`](Self::push)es what a builder method writes: `form`'s encoding
+    /// for the program's generation, its template and its options.
+    pub fn push_form<const N: usize>(&mut self, form: &'static Form, operands: [Operand; N]) -> usize {
+        let leaf = form.by_gen.iter().find(|(g, _)| *g == self.gen_).map_or(form.leaf, |&(_, l)| l);
+        self.push(leaf, form.template, form.options, operands.into())
     }
 
     /// Sets option `index` (of the instruction's template) of line `line`.
