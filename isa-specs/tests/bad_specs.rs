@@ -14,6 +14,7 @@
 
 #[test]
 fn bad_specs_are_compile_errors() {
+    one_set_of_rustflags();
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
     #[cfg(feature = "builders")]
@@ -21,4 +22,20 @@ fn bad_specs_are_compile_errors() {
         t.pass("tests/builders/pass/*.rs");
         t.compile_fail("tests/builders/fail/*.rs");
     }
+}
+
+/// trybuild compiles the project's dependencies with its rustflags, then each
+/// case with one flag more (`--diagnostic-width=140`). Rustflags are part of
+/// what Cargo fingerprints, so every dependency, every target's tables among them,
+/// would be built twice. `CARGO_ENCODED_RUSTFLAGS` outranks the `--config`
+/// rustflags trybuild passes; set to the second set, it makes the two builds
+/// one. Left alone when the caller sets rustflags of their own.
+fn one_set_of_rustflags() {
+    if std::env::var_os("CARGO_ENCODED_RUSTFLAGS").is_some() || std::env::var_os("RUSTFLAGS").is_some() {
+        return;
+    }
+    let flags = ["--cfg", "trybuild", "--verbose", "-A", "dead_code", "--diagnostic-width=140"];
+    // SAFETY: called first in this binary's only test, before trybuild starts
+    // any thread or process; nothing else reads the environment meanwhile.
+    unsafe { std::env::set_var("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f")) };
 }
