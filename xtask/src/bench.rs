@@ -6,7 +6,9 @@
 //! so it lives there and this task only starts it. `bench-build` copies the
 //! workspace's files (those git tracks, as they are on disk) to a scratch
 //! folder, times a clean `cargo build --workspace` there with a target folder
-//! of its own, then edits one spec file and times the rebuild.
+//! of its own, then edits one spec file and times the rebuild. With
+//! `--builders` it times instead what the typed builders add to a clean test
+//! build: the same copy with and without the crate that enables them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -96,17 +98,122 @@ pub fn build(root: &Path) -> Result<bool, Error> {
 }
 
 fn timed_build(ws: &Path, target: &Path) -> Result<Duration, Error> {
+    timed_cargo(ws, target, &["build", "-q", "--workspace"])
+}
+
+fn timed_cargo(ws: &Path, target: &Path, args: &[&str]) -> Result<Duration, Error> {
     let start = Instant::now();
-    let status = Command::new(cargo())
+    // The output is shown only when the command fails: the test binaries
+    // print their (filtered-out) summaries however quiet cargo is.
+    let out = Command::new(cargo())
         .current_dir(ws)
-        .args(["build", "-q", "--workspace"])
+        .args(args)
         .env("CARGO_TARGET_DIR", target)
-        .status()
-        .map_err(|e| Error::Io(format!("running cargo build: {e}")))?;
-    if !status.success() {
-        return Err(Error::Io(format!("cargo build in {} failed ({status})", ws.display())));
+        .output()
+        .map_err(|e| Error::Io(format!("running cargo {}: {e}", args.join(" "))))?;
+    let elapsed = start.elapsed();
+    if !out.status.success() {
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        return Err(Error::Io(format!("`cargo {}` in {} failed ({})", args.join(" "), ws.display(), out.status)));
     }
-    Ok(start.elapsed())
+    Ok(elapsed)
+}
+
+/// The workspace member that enables the `builders` feature of `isa-specs`
+/// (and is the only one that does): without it the workspace builds no
+/// builders, no example driver and no builder proofs.
+const BUILDERS_MEMBER: &str = "examples/driver";
+
+/// The UI tests (trybuild), each as its test target and test function, in
+/// the order `cargo test --workspace` runs them. They are run one by one by
+/// name after the `--no-run` build, so that they compile nothing more in the
+/// workspace's target folder (naming test targets instead would select other
+/// units and rebuild) and each is timed alone: `bad_abi` holds nothing of
+/// the builders, and being first it builds the proc macros in trybuild's
+/// target folder for both; `bad_specs` also holds the builder proofs.
+const UI_TESTS: [(&str, &str); 2] =
+    [("bad_abi", "bad_abi_specs_are_compile_errors"), ("bad_specs", "bad_specs_are_compile_errors")];
+
+/// A clean test build, in steps: everything `cargo test` compiles, then each
+/// UI test, which compiles its cases (and the crates they use) in a target
+/// folder of its own while it runs.
+#[derive(Debug, Clone)]
+struct TestBuild {
+    no_run: Duration,
+    ui: Vec<Duration>,
+}
+
+/// Times a clean test build of a copy of the workspace with the builders and
+/// of a copy without them; prints both and the difference.
+pub fn builders(root: &Path) -> Result<bool, Error> {
+    let scratch = root.join("target").join("bench-build");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
+        .map_err(|e| Error::Io(format!("{}: {e}", root.join("Cargo.toml").display())))?;
+    let without = without_member(&manifest, BUILDERS_MEMBER)?;
+    let mut times = Vec::new();
+    for (name, manifest) in [("with", None), ("without", Some(&without))] {
+        let ws = scratch.join(format!("workspace-{name}"));
+        let target = scratch.join(format!("target-{name}"));
+        for dir in [&ws, &target] {
+            if dir.exists() {
+                std::fs::remove_dir_all(dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+            }
+        }
+        copy_tracked(root, &ws)?;
+        if let Some(m) = manifest {
+            let path = ws.join("Cargo.toml");
+            std::fs::write(&path, m).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+        }
+        println!("bench-build: clean `cargo test --workspace --no-run`, {name} the builders ...");
+        let no_run = timed_cargo(&ws, &target, &["test", "-q", "--workspace", "--no-run"])?;
+        println!("bench-build: the UI tests, {name} the builders ...");
+        let mut ui = Vec::new();
+        for (_, test) in UI_TESTS {
+            ui.push(timed_cargo(&ws, &target, &["test", "-q", "--workspace", "--", test, "--exact"])?);
+        }
+        times.push(TestBuild { no_run, ui });
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!();
+    print!("{}", builders_table(cores, &times[0], &times[1]));
+    Ok(true)
+}
+
+/// `manifest` with `member` taken out of the workspace's members.
+fn without_member(manifest: &str, member: &str) -> Result<String, Error> {
+    let line = format!("\"{member}\",");
+    let mut found = 0;
+    let kept: Vec<&str> = manifest
+        .lines()
+        .filter(|l| {
+            let hit = l.trim() == line;
+            found += usize::from(hit);
+            !hit
+        })
+        .collect();
+    if found != 1 {
+        return Err(Error::Io(format!(
+            "Cargo.toml: expected one line `{line}` in the workspace's members, found {found}"
+        )));
+    }
+    Ok(kept.join("\n") + "\n")
+}
+
+fn builders_table(cores: usize, with: &TestBuild, without: &TestBuild) -> String {
+    let row = |what: &str, w: Duration, wo: Duration| {
+        let (w, wo) = (w.as_secs_f64(), wo.as_secs_f64());
+        format!("| {what} | {w:.0} s | {wo:.0} s | {:+.0} s |\n", w - wo)
+    };
+    let mut t = format!("| clean test build ({cores} cores) | with builders | without | difference |\n");
+    t += "|---|---|---|---|\n";
+    t += &row("`cargo test --workspace --no-run`", with.no_run, without.no_run);
+    for (i, (target, _)) in UI_TESTS.iter().enumerate() {
+        t += &row(&format!("then the UI test `{target}`"), with.ui[i], without.ui[i]);
+    }
+    let total = |b: &TestBuild| b.no_run + b.ui.iter().sum::<Duration>();
+    t += &row("total", total(with), total(without));
+    t
 }
 
 /// Copies the files git tracks under `root`, as they are on disk, to `to`.
@@ -136,6 +243,37 @@ fn copy_tracked(root: &Path, to: &Path) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_builders_member_is_taken_out() {
+        let manifest = "[workspace]\nmembers = [\n    \"backend\",\n    \"examples/driver\",\n]\n";
+        assert_eq!(
+            without_member(manifest, "examples/driver").unwrap(),
+            "[workspace]\nmembers = [\n    \"backend\",\n]\n"
+        );
+        assert!(without_member(manifest, "examples/other").is_err());
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let ours = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        assert!(without_member(&ours, BUILDERS_MEMBER).is_ok(), "the workspace lists {BUILDERS_MEMBER} once");
+        let driver = std::fs::read_to_string(root.join(BUILDERS_MEMBER).join("Cargo.toml")).unwrap();
+        for ((target, test), dir) in UI_TESTS.iter().zip(["abi-specs", "isa-specs"]) {
+            let text = std::fs::read_to_string(root.join(dir).join("tests").join(format!("{target}.rs"))).unwrap();
+            assert!(text.contains(&format!("fn {test}() {{")), "{dir}/tests/{target}.rs holds `{test}`");
+        }
+        assert!(driver.contains("features = [\"builders\"]"), "{BUILDERS_MEMBER} enables the builders");
+    }
+
+    #[test]
+    fn the_builders_table_shows_the_difference() {
+        let s = Duration::from_secs;
+        let with = TestBuild { no_run: s(300), ui: vec![s(150), s(30)] };
+        let without = TestBuild { no_run: s(290), ui: vec![s(151), s(20)] };
+        let t = builders_table(2, &with, &without);
+        assert!(t.contains("| `cargo test --workspace --no-run` | 300 s | 290 s | +10 s |"), "{t}");
+        assert!(t.contains("| then the UI test `bad_abi` | 150 s | 151 s | -1 s |"), "{t}");
+        assert!(t.contains("| then the UI test `bad_specs` | 30 s | 20 s | +10 s |"), "{t}");
+        assert!(t.contains("| total | 480 s | 461 s | +19 s |"), "{t}");
+    }
 
     #[test]
     fn peer_arguments() {
