@@ -144,40 +144,87 @@ struct TestBuild {
     ui: Vec<Duration>,
 }
 
+/// Reads `[--rounds N]` of `bench-build --builders`: how many clean test
+/// builds of each copy (default 1).
+pub fn parse_builders_args(args: &[&str]) -> Result<u32, Error> {
+    match args {
+        [] => Ok(1),
+        ["--rounds", n] => match n.parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(Error::Usage(format!("`--rounds {n}`: a number of at least 1"))),
+        },
+        other => Err(Error::Usage(format!("bench-build --builders: unknown arguments `{}`", other.join(" ")))),
+    }
+}
+
 /// Times a clean test build of a copy of the workspace with the builders and
-/// of a copy without them; prints both and the difference.
-pub fn builders(root: &Path) -> Result<bool, Error> {
+/// of a copy without them, `rounds` times each, alternating which goes first
+/// so that a slow spell of the machine does not fall on one side only; prints
+/// every round and the medians with their difference.
+pub fn builders(root: &Path, rounds: u32) -> Result<bool, Error> {
     let scratch = root.join("target").join("bench-build");
     let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
         .map_err(|e| Error::Io(format!("{}: {e}", root.join("Cargo.toml").display())))?;
     let without = without_member(&manifest, BUILDERS_MEMBER)?;
-    let mut times = Vec::new();
-    for (name, manifest) in [("with", None), ("without", Some(&without))] {
-        let ws = scratch.join(format!("workspace-{name}"));
-        let target = scratch.join(format!("target-{name}"));
-        for dir in [&ws, &target] {
-            if dir.exists() {
-                std::fs::remove_dir_all(dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
-            }
+    let (mut with_times, mut without_times) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let order = if round % 2 == 0 { [true, false] } else { [false, true] };
+        for with in order {
+            let name = if with { "with" } else { "without" };
+            let t = clean_test_build(root, &scratch, name, (!with).then_some(&without))?;
+            println!(
+                "bench-build: round {}, {name} the builders: {:.0} s + UI tests {:.0} s",
+                round + 1,
+                t.no_run.as_secs_f64(),
+                t.ui.iter().sum::<Duration>().as_secs_f64()
+            );
+            if with { with_times.push(t) } else { without_times.push(t) }
         }
-        copy_tracked(root, &ws)?;
-        if let Some(m) = manifest {
-            let path = ws.join("Cargo.toml");
-            std::fs::write(&path, m).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-        }
-        println!("bench-build: clean `cargo test --workspace --no-run`, {name} the builders ...");
-        let no_run = timed_cargo(&ws, &target, &["test", "-q", "--workspace", "--no-run"])?;
-        println!("bench-build: the UI tests, {name} the builders ...");
-        let mut ui = Vec::new();
-        for (_, test) in UI_TESTS {
-            ui.push(timed_cargo(&ws, &target, &["test", "-q", "--workspace", "--", test, "--exact"])?);
-        }
-        times.push(TestBuild { no_run, ui });
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!();
-    print!("{}", builders_table(cores, &times[0], &times[1]));
+    if rounds > 1 {
+        println!("medians of {rounds} rounds:");
+    }
+    print!("{}", builders_table(cores, &median(&with_times), &median(&without_times)));
     Ok(true)
+}
+
+/// One clean test build of a fresh copy of the workspace, with `manifest` as
+/// its Cargo.toml when given.
+fn clean_test_build(root: &Path, scratch: &Path, name: &str, manifest: Option<&String>) -> Result<TestBuild, Error> {
+    let ws = scratch.join(format!("workspace-{name}"));
+    let target = scratch.join(format!("target-{name}"));
+    for dir in [&ws, &target] {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+        }
+    }
+    copy_tracked(root, &ws)?;
+    if let Some(m) = manifest {
+        let path = ws.join("Cargo.toml");
+        std::fs::write(&path, m).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+    }
+    println!("bench-build: clean `cargo test --workspace --no-run`, {name} the builders ...");
+    let no_run = timed_cargo(&ws, &target, &["test", "-q", "--workspace", "--no-run"])?;
+    println!("bench-build: the UI tests, {name} the builders ...");
+    let mut ui = Vec::new();
+    for (_, test) in UI_TESTS {
+        ui.push(timed_cargo(&ws, &target, &["test", "-q", "--workspace", "--", test, "--exact"])?);
+    }
+    Ok(TestBuild { no_run, ui })
+}
+
+/// The median of each step over the rounds (the lower middle of an even count).
+fn median(rounds: &[TestBuild]) -> TestBuild {
+    let mid = |mut v: Vec<Duration>| {
+        v.sort();
+        v[(v.len() - 1) / 2]
+    };
+    TestBuild {
+        no_run: mid(rounds.iter().map(|r| r.no_run).collect()),
+        ui: (0..UI_TESTS.len()).map(|i| mid(rounds.iter().map(|r| r.ui[i]).collect())).collect(),
+    }
 }
 
 /// `manifest` with `member` taken out of the workspace's members.
@@ -261,6 +308,24 @@ mod tests {
             assert!(text.contains(&format!("fn {test}() {{")), "{dir}/tests/{target}.rs holds `{test}`");
         }
         assert!(driver.contains("features = [\"builders\"]"), "{BUILDERS_MEMBER} enables the builders");
+    }
+
+    #[test]
+    fn rounds_are_read_and_their_median_taken() {
+        assert_eq!(parse_builders_args(&[]).unwrap(), 1);
+        assert_eq!(parse_builders_args(&["--rounds", "3"]).unwrap(), 3);
+        for bad in [&["--rounds"][..], &["--rounds", "0"], &["--rounds", "x"], &["--fast"]] {
+            assert!(matches!(parse_builders_args(bad), Err(Error::Usage(_))), "{bad:?}");
+        }
+        let s = Duration::from_secs;
+        let rounds = [
+            TestBuild { no_run: s(310), ui: vec![s(160), s(30)] },
+            TestBuild { no_run: s(300), ui: vec![s(170), s(28)] },
+            TestBuild { no_run: s(330), ui: vec![s(150), s(33)] },
+        ];
+        let m = median(&rounds);
+        assert_eq!((m.no_run, m.ui.clone()), (s(310), vec![s(160), s(30)]));
+        assert_eq!(median(&rounds[..2]).no_run, s(300));
     }
 
     #[test]

@@ -23,10 +23,11 @@ USAGE:
                                  peak memory over L lines (default 10,000,000)
     cargo xtask bench-build      time a clean build of a copy of the workspace
                                  and a rebuild after editing one spec file
-    cargo xtask bench-build --builders
+    cargo xtask bench-build --builders [--rounds N]
                                  time a clean test build (and the UI tests) of a
                                  copy with the typed builders and of one without
-                                 them (about 20 minutes on 2 cores)
+                                 them, N times each, alternating; the medians
+                                 (about 17 minutes a round on 2 cores)
     cargo xtask fuzz --minutes N [--target NAME]
                                  the cargo-fuzz targets (decode, assemble, spec, ir),
                                  one after another, N minutes each; needs nightly
@@ -76,7 +77,9 @@ fn main() -> ExitCode {
         ["fuzz-gcn", rest @ ..] => fuzz_gcn::parse_args(rest).and_then(|o| fuzz_gcn::run(&root, &o)),
         ["bench-peer", rest @ ..] => bench::parse_peer_args(rest).and_then(|o| bench::peer(&root, &o)),
         ["bench-build"] => bench::build(&root),
-        ["bench-build", "--builders"] => bench::builders(&root),
+        ["bench-build", "--builders", rest @ ..] => {
+            bench::parse_builders_args(rest).and_then(|rounds| bench::builders(&root, rounds))
+        }
         ["help"] | ["--help"] | ["-h"] => {
             print!("{HELP}");
             Ok(true)
