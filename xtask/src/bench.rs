@@ -71,15 +71,8 @@ const EDITED: &str = "isa-specs/gcn/vop.yaml";
 /// editing one spec file; prints both.
 pub fn build(root: &Path) -> Result<bool, Error> {
     let scratch = root.join("target").join("bench-build");
-    let ws = scratch.join("workspace");
-    if ws.exists() {
-        std::fs::remove_dir_all(&ws).map_err(|e| Error::Io(format!("{}: {e}", ws.display())))?;
-    }
-    copy_tracked(root, &ws)?;
-    let target = scratch.join("target");
-    if target.exists() {
-        std::fs::remove_dir_all(&target).map_err(|e| Error::Io(format!("{}: {e}", target.display())))?;
-    }
+    let (ws, target) = (scratch.join("workspace"), scratch.join("target"));
+    fresh_copy(root, &ws, &target, None)?;
     println!("bench-build: clean `cargo build --workspace` of a copy ...");
     let clean = timed_build(&ws, &target)?;
     let edited = ws.join(EDITED);
@@ -138,7 +131,7 @@ const UI_TESTS: [(&str, &str); 2] =
 /// A clean test build, in steps: everything `cargo test` compiles, then each
 /// UI test, which compiles its cases (and the crates they use) in a target
 /// folder of its own while it runs.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct TestBuild {
     no_run: Duration,
     ui: Vec<Duration>,
@@ -171,7 +164,7 @@ pub fn builders(root: &Path, rounds: u32) -> Result<bool, Error> {
         let order = if round % 2 == 0 { [true, false] } else { [false, true] };
         for with in order {
             let name = if with { "with" } else { "without" };
-            let t = clean_test_build(root, &scratch, name, (!with).then_some(&without))?;
+            let t = clean_test_build(root, &scratch, name, (!with).then_some(without.as_str()))?;
             println!(
                 "bench-build: round {}, {name} the builders: {:.0} s + UI tests {:.0} s",
                 round + 1,
@@ -192,19 +185,10 @@ pub fn builders(root: &Path, rounds: u32) -> Result<bool, Error> {
 
 /// One clean test build of a fresh copy of the workspace, with `manifest` as
 /// its Cargo.toml when given.
-fn clean_test_build(root: &Path, scratch: &Path, name: &str, manifest: Option<&String>) -> Result<TestBuild, Error> {
+fn clean_test_build(root: &Path, scratch: &Path, name: &str, manifest: Option<&str>) -> Result<TestBuild, Error> {
     let ws = scratch.join(format!("workspace-{name}"));
     let target = scratch.join(format!("target-{name}"));
-    for dir in [&ws, &target] {
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
-        }
-    }
-    copy_tracked(root, &ws)?;
-    if let Some(m) = manifest {
-        let path = ws.join("Cargo.toml");
-        std::fs::write(&path, m).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    }
+    fresh_copy(root, &ws, &target, manifest)?;
     println!("bench-build: clean `cargo test --workspace --no-run`, {name} the builders ...");
     let no_run = timed_cargo(&ws, &target, &["test", "-q", "--workspace", "--no-run"])?;
     println!("bench-build: the UI tests, {name} the builders ...");
@@ -261,6 +245,22 @@ fn builders_table(cores: usize, with: &TestBuild, without: &TestBuild) -> String
     let total = |b: &TestBuild| b.no_run + b.ui.iter().sum::<Duration>();
     t += &row("total", total(with), total(without));
     t
+}
+
+/// Empties `ws` and `target` and copies the workspace into `ws`, with
+/// `manifest` as its Cargo.toml when given.
+fn fresh_copy(root: &Path, ws: &Path, target: &Path, manifest: Option<&str>) -> Result<(), Error> {
+    for dir in [ws, target] {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+        }
+    }
+    copy_tracked(root, ws)?;
+    if let Some(m) = manifest {
+        let path = ws.join("Cargo.toml");
+        std::fs::write(&path, m).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+    }
+    Ok(())
 }
 
 /// Copies the files git tracks under `root`, as they are on disk, to `to`.
