@@ -1,6 +1,6 @@
 //! Throughput of the engine per target, in instructions per second: decoding
-//! bytes to instruction values, packing fields (encode), printing and
-//! assembling (parse).
+//! bytes to instruction values (walking one code buffer), packing fields
+//! (encode), printing and assembling (parse).
 //!
 //! The corpus of each target is its conformance vectors (`tests/conformance/`)
 //! plus random instructions of every opcode of every generation drawn from the
@@ -110,12 +110,24 @@ fn bench_target(c: &mut Criterion, isa: &'static Isa) {
     }
     let n = items.len() as u64;
 
+    // Decoding walks one code buffer, as a disassembler does: every
+    // instruction is followed by the next one's bytes.
+    let mut code = Vec::new();
+    let mut at = Vec::with_capacity(items.len());
+    for it in &items {
+        at.push((code.len(), it.gen_));
+        code.extend_from_slice(&it.bytes);
+    }
+    for (it, &(offset, gen_)) in items.iter().zip(&at) {
+        let decoded = isa.decode_bytes(&code[offset..], gen_).map(|(inst, _)| inst);
+        assert_eq!(decoded, Ok(it.inst), "{} decodes the same in the buffer", it.text);
+    }
     let mut g = c.benchmark_group("decode");
     g.throughput(Throughput::Elements(n));
     g.bench_function(isa.name, |b| {
         b.iter(|| {
-            for it in &items {
-                black_box(isa.decode_bytes(black_box(&it.bytes), it.gen_).ok());
+            for &(offset, gen_) in &at {
+                black_box(isa.decode_bytes(black_box(&code[offset..]), gen_).ok());
             }
         })
     });

@@ -66,3 +66,54 @@ fn every_target_decodes_as_the_reference_does() {
         check(isa, 8, 5_000);
     }
 }
+
+/// An instruction decodes the same whatever follows it in memory: bits past
+/// its length are the next instruction's, and neither its identifying bits nor
+/// its conditions read them (a short AGX `iter` followed by bytes whose bits
+/// 32..39 were set once failed its sample condition and did not decode).
+#[test]
+fn what_follows_an_instruction_does_not_change_it() {
+    let mut rng = TestRng::new(7);
+    let mut bad = Vec::new();
+    for isa in isa_specs::TARGETS {
+        for g in gens(isa) {
+            for &leaf in isa.groups[0].leaves {
+                for _ in 0..4 {
+                    let Some(inst) = isa.sample(leaf, g, &mut || rng.next_u64()) else { continue };
+                    let alone = inst.bytes();
+                    let mut code = alone.clone();
+                    code.extend((0..16).map(|_| rng.next_u64() as u8));
+                    let want = isa.decode_bytes(&alone, g);
+                    let got = isa.decode_bytes(&code, g);
+                    let reference = isa.decode_reference(u128::from_le_bytes(code[..16].try_into().unwrap()), g);
+                    if got != want || reference != want.clone().map(|(i, _)| i) {
+                        bad.push(format!(
+                            "{} gen {g} {code:02x?}: alone {want:?}, followed {got:?}, reference {reference:?}",
+                            isa.name
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    for b in bad.iter().take(30) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} instructions decode differently when followed by other bytes", bad.len());
+}
+
+/// The tables carry what makes decoding evaluate no expression in the common
+/// case: tabulated lengths (`L ? 64 : 48`, `SRC0 == 255 ? 64 : 32`) and
+/// operand checks that leave only a literal's value to the engine.
+#[test]
+fn lengths_and_literal_operands_are_tabulated() {
+    use isa_runtime::{Length, NO_ASK};
+    for name in ["agx", "gcn"] {
+        let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
+        let d = isa.dispatch.expect("tables");
+        let chosen = d.plans.iter().filter(|p| matches!(p.length, Length::Choice { .. })).count();
+        assert!(chosen > 0, "{name}: no length is tabulated as a choice");
+    }
+    let gcn = isa_specs::TARGETS.iter().find(|t| t.name == "gcn").expect("gcn");
+    assert!(gcn.dispatch.expect("tables").units.iter().any(|u| u.ask != NO_ASK), "gcn: literal operands are tabulated");
+}

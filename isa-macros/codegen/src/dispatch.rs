@@ -11,7 +11,9 @@
 
 use std::collections::HashMap;
 
-use isa_runtime::{Bits, Check, Dispatch, Expr, Field, Isa, NODE, Node, Op, Plan, Range, Src, Tree, Ty, Unit, mask_of};
+use isa_runtime::{
+    Bits, Check, Dispatch, Expr, Field, Isa, Length, NO_ASK, NODE, Node, Op, Plan, Range, Src, Tree, Ty, Unit, mask_of,
+};
 
 /// Widest tabulated part: a bitmap of 2^12 bits (512 bytes), so that tabulating stays quick at build time.
 pub const MAX_UNIT_BITS: u32 = 12;
@@ -33,7 +35,7 @@ pub fn build(isa: &Isa) -> Dispatch {
         for class in 0..classes {
             let plan = match &bounds {
                 Some(b) if isa.leaves[leaf as usize].group == 0 => p.plan(isa, leaf, class_rep(b, class)),
-                _ => Plan { requires: Check::Slow, operands: Check::Slow },
+                _ => SLOW,
             };
             plans.push(plan);
         }
@@ -47,6 +49,9 @@ pub fn build(isa: &Isa) -> Dispatch {
         bitmaps: leak(p.bitmaps),
     }
 }
+
+/// The plan that leaves everything to the reference code.
+const SLOW: Plan = Plan { requires: Check::Slow, operands: Check::Slow, length: Length::Slow };
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
@@ -294,12 +299,20 @@ impl St {
 }
 
 /// The bits expressions and operand checks may read, for one generation.
+#[derive(Clone, Copy)]
 struct Deps<'a> {
     isa: &'a Isa,
     gen_: u32,
+    /// Instruction-word bits known to hold `value`: operand forms whose
+    /// identifying bits disagree are never chosen, so what they read is not
+    /// read.
+    known: Bits,
+    value: Bits,
+    /// Whether what an operand's parameters read counts.
+    params: bool,
 }
 
-impl Deps<'_> {
+impl<'a> Deps<'a> {
     fn field(&self, path: &[St], idx: u16) -> Option<Bits> {
         let s = path.last()?;
         let f = self.isa.leaves[s.leaf as usize].cases.get(s.case as usize)?.fields.get(idx as usize)?;
@@ -310,9 +323,21 @@ impl Deps<'_> {
         }
     }
 
+    fn new(isa: &'a Isa, gen_: u32) -> Deps<'a> {
+        Deps { isa, gen_, known: 0, value: 0, params: true }
+    }
+
+    /// Whether the identifying bits of `leaf`, placed at `place`, may match
+    /// the known bits.
+    fn may_match(&self, leaf: &isa_runtime::Leaf, width: u32, place: St) -> Option<bool> {
+        let m = place.in_word(leaf.mask & mask_of(0, width))?;
+        let v = place.in_word(leaf.value & leaf.mask & mask_of(0, width))?;
+        Some((v ^ self.value) & m & self.known == 0)
+    }
+
     fn param(&self, path: &[St], p: u16) -> Option<Bits> {
         let n = path.len();
-        if n < 2 {
+        if n < 2 || !self.params {
             return Some(0);
         }
         let step = path[n - 1];
@@ -346,7 +371,7 @@ impl Deps<'_> {
         let mut d = 0;
         for &l in g.leaves {
             let leaf = &self.isa.leaves[l as usize];
-            if !leaf.exists_in(self.gen_) {
+            if !leaf.exists_in(self.gen_) || !self.may_match(leaf, g.bits, place)? {
                 continue;
             }
             if leaf.mask.checked_shr(leaf.min_bits).unwrap_or(0) != 0 {
@@ -376,9 +401,10 @@ impl Deps<'_> {
                 let (base, map) = s.child(r)?;
                 let place = St { leaf: 0, case: 0, base, via: fi as u16, map };
                 let mut d = self.select(path, group, place)?;
+                let width = self.isa.groups[group as usize].bits;
                 for &l in self.isa.groups[group as usize].leaves {
                     let leaf = &self.isa.leaves[l as usize];
-                    if !leaf.exists_in(self.gen_) {
+                    if !leaf.exists_in(self.gen_) || !self.may_match(leaf, width, place)? {
                         continue;
                     }
                     path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place });
@@ -396,6 +422,12 @@ impl Deps<'_> {
     fn check(&self, path: &mut Vec<St>) -> Option<Bits> {
         let s = *path.last()?;
         let leaf = &self.isa.leaves[s.leaf as usize];
+        // With no field to check in any case, checking reads nothing, not
+        // even what chooses the case (a literal operand's cases read the
+        // literal, which a check need not tabulate).
+        if !leaf.cases.iter().any(|c| !c.parse_only && c.fields.iter().any(is_checked)) {
+            return Some(0);
+        }
         let default = (leaf.cases.len() - 1) as u16;
         let mut d = self.when_deps(path)?;
         for (ci, case) in leaf.cases.iter().enumerate() {
@@ -440,7 +472,13 @@ struct Part<'f> {
     key: String,
     deps: Bits,
     holds: Box<dyn Fn(Bits) -> bool + 'f>,
+    /// For an operand: what it reads given some known bits (see [`Deps`]).
+    reads: Option<Reads<'f>>,
 }
+
+/// What a part reads when the bits `known` hold `value`, counting what
+/// operand parameters read or not.
+type Reads<'f> = Box<dyn Fn(Bits, Bits, bool) -> Option<Bits> + 'f>;
 
 #[derive(Default)]
 struct Plans {
@@ -454,14 +492,13 @@ struct Plans {
 
 impl Plans {
     fn plan(&mut self, isa: &Isa, leaf: u16, gen_: u32) -> Plan {
-        let slow = Plan { requires: Check::Slow, operands: Check::Slow };
         let l = &isa.leaves[leaf as usize];
         // Identifying bits past the short form are compared only within the
         // length, so they are not constant for the leaf: left to the engine.
         if !l.exists_in(gen_) || l.mask.checked_shr(l.min_bits).unwrap_or(0) != 0 {
-            return slow;
+            return SLOW;
         }
-        let deps = Deps { isa, gen_ };
+        let deps = Deps::new(isa, gen_);
         let requires = match requires_parts(&deps, leaf) {
             Some(parts) => self.tabulate(isa, leaf, gen_, parts),
             None => Check::Slow,
@@ -470,7 +507,55 @@ impl Plans {
             Some(parts) => self.tabulate(isa, leaf, gen_, parts),
             None => Check::Slow,
         };
-        Plan { requires, operands }
+        let length = self.length(isa, leaf, gen_);
+        Plan { requires, operands, length }
+    }
+
+    /// The leaf's length: a constant when the identifying bits fix it, else
+    /// `c ? a : b` with constant `a` and `b` as a check of `c`, or of `!c` when
+    /// `c` is a disjunction (`SSRC0 == 255 || SSRC1 == 255` is two parts
+    /// as `SSRC0 != 255 && SSRC1 != 255`, not one too wide to tabulate).
+    fn length(&mut self, isa: &Isa, leaf: u16, gen_: u32) -> Length {
+        let l = &isa.leaves[leaf as usize];
+        let Some(e) = l.length else { return fixed_length(l.bits) };
+        let base = l.value & l.mask;
+        let deps = Deps::new(isa, gen_);
+        let path = [St::top(leaf, (l.cases.len() - 1) as u16)];
+        // The engine reads the length from the short form's bits only.
+        let short = mask_of(0, l.min_bits);
+        let Some(read) = deps.expr(&path, e) else { return Length::Slow };
+        if read & short & !l.mask == 0 {
+            return isa.length_of(leaf, base, gen_).map_or(Length::Slow, fixed_length);
+        }
+        let Some((c, a, b)) = isa_runtime::select_operands(e) else { return Length::Slow };
+        let (Some(a), Some(b)) = (valid_length(l, a), valid_length(l, b)) else { return Length::Slow };
+        let part = |key: String, t: Expr, negate: bool| -> Option<Part<'_>> {
+            Some(Part {
+                key,
+                deps: deps.expr(&path, t)? & short,
+                holds: Box::new(move |w| isa.condition_holds(leaf, t, w & short, gen_) != negate),
+                reads: None,
+            })
+        };
+        // `c` as all of its conjuncts (then `a`), or as none of its disjuncts
+        // (then `b`).
+        let splits: [(Split, bool, u16, u16); 2] =
+            [(isa_runtime::conjuncts, false, a, b), (isa_runtime::disjuncts, true, b, a)];
+        for (split, negate, then, otherwise) in splits {
+            let mut terms = Vec::new();
+            split(c, &mut terms);
+            let parts: Option<Vec<Part<'_>>> = terms
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| part(format!("leaf {leaf} length {negate} {i}"), t, negate))
+                .collect();
+            if let Some(parts) = parts
+                && let Check::Table { start, len } = self.tabulate(isa, leaf, gen_, parts)
+            {
+                return Length::Choice { start, len, then, otherwise };
+            }
+        }
+        Length::Slow
     }
 
     /// Tabulates each part over the bits it reads besides the leaf's
@@ -478,11 +563,25 @@ impl Plans {
     fn tabulate(&mut self, isa: &Isa, leaf: u16, gen_: u32, parts: Vec<Part<'_>>) -> Check {
         let l = &isa.leaves[leaf as usize];
         let (fixed, base) = (l.mask, l.value & l.mask);
-        if parts.iter().any(|p| (p.deps & !fixed).count_ones() > MAX_UNIT_BITS) {
-            return Check::Slow;
+        // A part too wide to tabulate whole, such as an operand that may be
+        // a literal whose value decides (a literal holding an inline constant
+        // does not decode), is tabulated over the bits it reads without its
+        // parameters: for each of their values, the answer, or "ask the
+        // engine" where what it reads then is more.
+        let mut narrow = Vec::with_capacity(parts.len());
+        for p in &parts {
+            let deps = p.deps & !fixed;
+            if deps.count_ones() <= MAX_UNIT_BITS {
+                narrow.push(None);
+                continue;
+            }
+            match p.reads.as_ref().and_then(|r| r(fixed, base, false)).map(|d| d & !fixed) {
+                Some(d) if d.count_ones() <= MAX_UNIT_BITS => narrow.push(Some(d)),
+                _ => return Check::Slow,
+            }
         }
         let mut units = Vec::new();
-        for p in parts {
+        for (p, narrow) in parts.into_iter().zip(narrow) {
             let deps = p.deps & !fixed;
             if deps == 0 && (p.holds)(base) {
                 continue;
@@ -491,7 +590,14 @@ impl Plans {
             let unit = match self.memo.get(&memo_key) {
                 Some(u) => *u,
                 None => {
-                    let u = self.unit(base, deps, &*p.holds);
+                    let u = match (narrow, &p.reads) {
+                        (Some(n), Some(reads)) => {
+                            let known = fixed | n;
+                            let definite = |w: Bits| reads(known, w, true).is_some_and(|d| d & !known == 0);
+                            self.unit(base, n, &*p.holds, Some(&definite))
+                        }
+                        _ => self.unit(base, deps, &*p.holds, None),
+                    };
                     self.memo.insert(memo_key, u);
                     u
                 }
@@ -506,16 +612,38 @@ impl Plans {
         Check::Table { start, len }
     }
 
-    fn unit(&mut self, base: Bits, deps: Bits, holds: &dyn Fn(Bits) -> bool) -> Unit {
+    /// Tabulates `holds` over the bits `deps`, the others as in `base`. With
+    /// `definite`, only the values for which it says the answer depends on
+    /// no other bit are answered; the others are marked "ask the engine".
+    fn unit(
+        &mut self,
+        base: Bits,
+        deps: Bits,
+        holds: &dyn Fn(Bits) -> bool,
+        definite: Option<&dyn Fn(Bits) -> bool>,
+    ) -> Unit {
         let n = deps.count_ones();
         let mut bitmap = vec![0u64; (1usize << n).div_ceil(64)];
+        let mut ask = vec![0u64; bitmap.len()];
         let ranges = runs(deps);
         for i in 0..1u64 << n {
-            if holds(base | scatter(i, &ranges)) {
+            let w = base | scatter(i, &ranges);
+            if definite.is_some_and(|d| !d(w)) {
+                ask[(i / 64) as usize] |= 1 << (i % 64);
+            } else if holds(w) {
                 bitmap[(i / 64) as usize] |= 1 << (i % 64);
             }
         }
-        let bitmap = match self.bitmap_at.get(&bitmap) {
+        let bitmap = self.bitmap(bitmap);
+        let ask = if ask.iter().any(|&w| w != 0) { self.bitmap(ask) } else { NO_ASK };
+        let range_start = self.ranges.len() as u32;
+        self.ranges.extend_from_slice(&ranges);
+        Unit { range_start, range_len: ranges.len() as u8, bitmap, ask }
+    }
+
+    /// Where `bitmap` is in the shared bitmaps (added when new).
+    fn bitmap(&mut self, bitmap: Vec<u64>) -> u32 {
+        match self.bitmap_at.get(&bitmap) {
             Some(&at) => at,
             None => {
                 let at = self.bitmaps.len() as u32;
@@ -523,11 +651,22 @@ impl Plans {
                 self.bitmap_at.insert(bitmap, at);
                 at
             }
-        };
-        let range_start = self.ranges.len() as u32;
-        self.ranges.extend_from_slice(&ranges);
-        Unit { range_start, range_len: ranges.len() as u8, bitmap }
+        }
     }
+}
+
+/// Splits an expression into operands (`conjuncts`, `disjuncts`).
+type Split = fn(Expr, &mut Vec<Expr>);
+
+/// A length the engine accepts for any encoding of `l` (`None` for one it
+/// would reject, which is left to the reference code and its error).
+fn valid_length(l: &isa_runtime::Leaf, e: Expr) -> Option<u16> {
+    let [Op::Lit(n)] = e else { return None };
+    (l.min_bits as i64..=l.bits as i64).contains(n).then_some(()).filter(|_| n % 8 == 0).map(|_| *n as u16)
+}
+
+fn fixed_length(bits: u32) -> Length {
+    u16::try_from(bits).map_or(Length::Slow, Length::Fixed)
 }
 
 /// The runs of set bits of `m`, highest first (the order `extract` reads).
@@ -565,11 +704,15 @@ fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
     for r in l.requires {
         isa_runtime::conjuncts(r, &mut terms);
     }
+    // Past the shortest form, a variable-length instruction's conditions
+    // read bits that its length keeps or clears: left to the engine.
+    let own = if l.length.is_some() { mask_of(0, l.min_bits) } else { !0 };
     for (i, t) in terms.into_iter().enumerate() {
         parts.push(Part {
             key: format!("leaf {leaf} requires {i}"),
-            deps: deps.expr(&path, t)?,
+            deps: Some(deps.expr(&path, t)?).filter(|d| d & !own == 0)?,
             holds: Box::new(move |b| isa.condition_holds(leaf, t, b, gen_)),
+            reads: None,
         });
     }
     Some(parts)
@@ -621,6 +764,10 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                     key: key.clone(),
                     deps: all,
                     holds: Box::new(move |b| isa.operand_holds(leaf, c, fi, b, gen_)),
+                    reads: Some(Box::new(move |known, value, params| {
+                        let d = Deps { known, value, params, ..Deps::new(isa, gen_) };
+                        d.site(&mut vec![St::top(leaf, c)], fi)
+                    })),
                 });
             } else {
                 parts.push(Part {
@@ -633,6 +780,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                             .find(|(hc, _)| *hc == c)
                             .is_none_or(|&(c, fi)| isa.operand_holds(leaf, c, fi, b, gen_))
                     }),
+                    reads: None,
                 });
             }
         }

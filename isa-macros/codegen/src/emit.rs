@@ -447,15 +447,31 @@ impl Emit for Check {
 
 impl Emit for Plan {
     fn emit(&self) -> TokenStream {
-        let (r, o) = (self.requires.emit(), self.operands.emit());
-        quote!(::isa_runtime::Plan { requires: #r, operands: #o })
+        let (r, o, l) = (self.requires.emit(), self.operands.emit(), self.length.emit());
+        quote!(::isa_runtime::Plan { requires: #r, operands: #o, length: #l })
+    }
+}
+
+impl Emit for Length {
+    fn emit(&self) -> TokenStream {
+        match *self {
+            Length::Fixed(n) => {
+                let n = n.emit();
+                quote!(::isa_runtime::Length::Fixed(#n))
+            }
+            Length::Choice { start, len, then, otherwise } => {
+                let (s, l, t, o) = (start.emit(), len.emit(), then.emit(), otherwise.emit());
+                quote!(::isa_runtime::Length::Choice { start: #s, len: #l, then: #t, otherwise: #o })
+            }
+            Length::Slow => quote!(::isa_runtime::Length::Slow),
+        }
     }
 }
 
 impl Emit for Unit {
     fn emit(&self) -> TokenStream {
-        let (s, l, b) = (self.range_start.emit(), self.range_len.emit(), self.bitmap.emit());
-        quote!(::isa_runtime::Unit { range_start: #s, range_len: #l, bitmap: #b })
+        let (s, l, b, a) = (self.range_start.emit(), self.range_len.emit(), self.bitmap.emit(), self.ask.emit());
+        quote!(::isa_runtime::Unit { range_start: #s, range_len: #l, bitmap: #b, ask: #a })
     }
 }
 

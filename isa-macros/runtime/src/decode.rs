@@ -49,11 +49,17 @@ impl Isa {
 
     /// Decodes from bytes in memory order; returns the instruction and its length.
     pub fn decode_bytes(&self, bytes: &[u8], gen_: u32) -> Result<(Inst, usize), DecodeError> {
-        let max = (self.groups[0].bits / 8) as usize;
-        let mut buf = [0u8; 16];
-        let n = bytes.len().min(max).min(16);
-        buf[..n].copy_from_slice(&bytes[..n]);
-        let bits = Bits::from_le_bytes(buf);
+        let bits = match bytes.first_chunk::<16>() {
+            // The usual case inside a code buffer: one load (decoding keeps
+            // only the group's width, and the instruction's own length).
+            Some(chunk) => Bits::from_le_bytes(*chunk),
+            None => {
+                let mut buf = [0u8; 16];
+                buf[..bytes.len()].copy_from_slice(bytes);
+                Bits::from_le_bytes(buf)
+            }
+        };
+        let bits = bits & mask_of(0, self.groups[0].bits);
         if let Some(d) = self.dispatch
             && let Some(inst) = self.decode_fast(d, bits, gen_)
             && inst.len_bytes() <= bytes.len()
@@ -183,11 +189,20 @@ impl Isa {
             if track {
                 env.read |= place.in_word(leaf.mask & mask_of(0, g.bits));
             }
-            if self.masked_to_length(leaf, l, word, env.gen_) & leaf.mask != leaf.value {
+            let own = self.masked_to_length(leaf, l, word, env.gen_);
+            if own & leaf.mask != leaf.value {
                 continue;
             }
             path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place };
-            if leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0) {
+            // An instruction's conditions read its own bits: past its length
+            // they belong to the next instruction, and read as zero.
+            let all = env.bits;
+            if depth == 0 && own != word {
+                env.bits = own;
+            }
+            let held = leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0);
+            env.bits = all;
+            if held {
                 return Some(l);
             }
         }
@@ -202,11 +217,11 @@ impl Isa {
         self.select_leaf(&mut env, &mut path, 0, 0, (0, &[]), 0)
     }
 
-    /// `word` without the bits past the length `leaf` gives it, where `leaf`
-    /// has identifying bits past its shortest form (they must then be read as
-    /// the form the word has: zero in the short form).
+    /// `word` without the bits past the length a variable-length `leaf` gives
+    /// it: its identifying bits and conditions past the shortest form read
+    /// the form the word has (zero in a form too short to hold them).
     pub(crate) fn masked_to_length(&self, leaf: &crate::Leaf, l: u16, word: Bits, gen_: u32) -> Bits {
-        if leaf.mask.checked_shr(leaf.min_bits).unwrap_or(0) == 0 {
+        if leaf.length.is_none() {
             return word;
         }
         match self.length_of(l, word, gen_) {

@@ -11,7 +11,10 @@
 //!   which no condition of the spec changes value), the leaf's `requires`
 //!   conditions and its operand checks split into independent parts over
 //!   disjoint bits, each tabulated as a bitmap over its bits. A part too wide to
-//!   tabulate is marked `Slow`: the reference code evaluates it.
+//!   tabulate is marked `Slow`: the reference code evaluates it. A
+//!   variable-length encoding's length is tabulated the same way: a constant,
+//!   or one of two values chosen by a check (`L ? 64 : 48`, `SRC0 == 255 ? 64 :
+//!   32`), so decoding evaluates no expression.
 //!
 //! Decoding through these tables gives exactly what the reference decoder
 //! gives (`tests/decode_tables.rs` checks both on random words and on every
@@ -72,6 +75,19 @@ pub struct Plan {
     pub requires: Check,
     /// Its case's enum fields and operand sub-encodings.
     pub operands: Check,
+    /// Its length.
+    pub length: Length,
+}
+
+/// An instruction's length in bits, as its plan knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Length {
+    /// The same for every word.
+    Fixed(u16),
+    /// `then` bits when all of `units[start..start + len]` hold, else `otherwise`.
+    Choice { start: u32, len: u16, then: u16, otherwise: u16 },
+    /// Evaluated by the reference code.
+    Slow,
 }
 
 /// A check as tabulated parts, or evaluated by the reference code.
@@ -86,13 +102,21 @@ pub enum Check {
 }
 
 /// One tabulated part: the bits `ranges` select (most significant first),
-/// looked up in a bitmap starting at `bitmaps[bitmap]`.
+/// looked up in a bitmap starting at `bitmaps[bitmap]`. A part whose answer
+/// for some values depends on bits too many to tabulate (an operand that may
+/// be a literal the instruction carries) also has an `ask` bitmap: a value
+/// set there is left to the reference code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unit {
     pub range_start: u32,
     pub range_len: u8,
     pub bitmap: u32,
+    /// [`NO_ASK`] when every value is answered.
+    pub ask: u32,
 }
+
+/// A [`Unit`] that answers for every value.
+pub const NO_ASK: u32 = u32::MAX;
 
 impl Dispatch {
     /// The class of generation `gen_`.
@@ -124,19 +148,26 @@ impl Dispatch {
         tree.lists.get(start + 1..start + 1 + len as usize).unwrap_or(&[])
     }
 
-    /// Whether every part of a tabulated check holds for `bits`.
+    /// Whether every part of a tabulated check holds for `bits`; `None` when
+    /// a part leaves it to the reference code.
     #[inline]
-    fn holds(&self, start: u32, len: u16, bits: Bits) -> bool {
-        let Some(units) = self.units.get(start as usize..start as usize + len as usize) else { return false };
-        units.iter().all(|u| {
+    fn holds(&self, start: u32, len: u16, bits: Bits) -> Option<bool> {
+        let units = self.units.get(start as usize..start as usize + len as usize)?;
+        let mut ask = false;
+        for u in units {
             let r = self.ranges.get(u.range_start as usize..u.range_start as usize + u.range_len as usize);
-            let i = match r {
-                Some([one]) => ((bits >> one.lo) as u64 & low_mask(one.width)) as usize,
-                Some(r) => crate::bits::extract(bits, 0, r) as usize,
-                None => return false,
+            let i = match r? {
+                [one] => ((bits >> one.lo) as u64 & low_mask(one.width)) as usize,
+                r => crate::bits::extract(bits, 0, r) as usize,
             };
-            self.bitmaps.get(u.bitmap as usize + i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1)
-        })
+            let bit = |at: u32| self.bitmaps.get(at as usize + i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1);
+            if u.ask != NO_ASK && bit(u.ask) {
+                ask = true;
+            } else if !bit(u.bitmap) {
+                return Some(false);
+            }
+        }
+        (!ask).then_some(true)
     }
 }
 
@@ -157,24 +188,42 @@ impl Isa {
         let class = d.class_of(gen_);
         for &l in d.candidates(0, bits) {
             let leaf = &self.leaves[l as usize];
-            if !leaf.exists_in(gen_) || self.masked_to_length(leaf, l, bits, gen_) & leaf.mask != leaf.value {
+            if !leaf.exists_in(gen_) {
                 continue;
             }
             let plan = d.plan(l, class)?;
+            let len_bits = match plan.length {
+                Length::Fixed(n) => n as u32,
+                Length::Choice { start, len, then, otherwise } => {
+                    if d.holds(start, len, bits)? {
+                        then as u32
+                    } else {
+                        otherwise as u32
+                    }
+                }
+                Length::Slow => match leaf.length {
+                    None => leaf.bits,
+                    Some(_) => self.length_of(l, bits, gen_).ok()?,
+                },
+            };
+            // The instruction's own bits (see `Isa::masked_to_length`).
+            let own = bits & mask_of(0, len_bits);
+            if own & leaf.mask != leaf.value {
+                continue;
+            }
             let required = match plan.requires {
-                Check::Table { start, len } => d.holds(start, len, bits),
-                Check::Slow => self.requires_hold(l, bits, gen_),
+                Check::Table { start, len } => d.holds(start, len, own)?,
+                Check::Slow => self.requires_hold(l, own, gen_),
             };
             if !required {
                 continue;
             }
-            let len_bits = match leaf.length {
-                None => leaf.bits,
-                Some(_) => self.length_of(l, bits, gen_).ok()?,
-            };
-            let inst = Inst { leaf: l, len: (len_bits / 8) as u8, bits: bits & mask_of(0, len_bits) };
+            let inst = Inst { leaf: l, len: (len_bits / 8) as u8, bits: own };
             let ok = match plan.operands {
-                Check::Table { start, len } => d.holds(start, len, inst.bits),
+                Check::Table { start, len } => match d.holds(start, len, inst.bits) {
+                    Some(ok) => ok,
+                    None => self.operands_hold(l, inst.bits, gen_),
+                },
                 Check::Slow => self.operands_hold(l, inst.bits, gen_),
             };
             return ok.then_some(inst);

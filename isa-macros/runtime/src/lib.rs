@@ -25,12 +25,12 @@ mod sample;
 mod tables;
 
 pub use bits::{Bits, extract, insert, mask_of, width_of};
-pub use dispatch::{Check, Dispatch, NODE, Node, Plan, Tree, Unit};
+pub use dispatch::{Check, Dispatch, Length, NO_ASK, NODE, Node, Plan, Tree, Unit};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop};
 pub use machine::Machine;
-pub use parse::conjuncts;
+pub use parse::{conjuncts, disjuncts, select_operands};
 pub use sample::TestRng;
 pub use tables::*;
 

@@ -927,29 +927,75 @@ fn low_ranges(ranges: &[crate::Range], keep: u32) -> Vec<crate::Range> {
 /// Splits a postfix expression at its top-level `&&` operators into the
 /// operands, which must all hold; anything else is one operand.
 pub fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
-    if let [rest @ .., Op::Bin(BinOp::And)] = e {
-        // The right operand starts after the last point where exactly one value
-        // (the left operand) is on the stack.
-        let mut depth = 0i32;
-        let mut split = None;
-        for (i, op) in rest.iter().enumerate() {
-            if depth == 1 {
-                split = Some(i);
-            }
-            depth += match op {
-                Op::Lit(_) | Op::Field(_) | Op::Param(_) | Op::Gen => 1,
-                Op::Not | Op::Neg | Op::BitNot => 0,
-                Op::Bin(_) => -1,
-                Op::Select => -2,
-            };
-        }
-        if let (Some(i), 2) = (split, depth) {
-            conjuncts(&rest[..i], out);
-            conjuncts(&rest[i..], out);
-            return;
-        }
+    split_at_top(e, BinOp::And, out);
+}
+
+/// Splits a postfix expression at its top-level `||` operators into the
+/// operands, one of which must hold; anything else is one operand.
+pub fn disjuncts(e: Expr, out: &mut Vec<Expr>) {
+    split_at_top(e, BinOp::Or, out);
+}
+
+/// The operands of a postfix expression's top-level chain of `op`.
+fn split_at_top(e: Expr, op: BinOp, out: &mut Vec<Expr>) {
+    if let [rest @ .., Op::Bin(last)] = e
+        && *last == op
+        && let Some((left, right)) = binary_operands(rest)
+    {
+        split_at_top(left, op, out);
+        split_at_top(right, op, out);
+        return;
     }
     out.push(e);
+}
+
+/// The two operands of a binary operator whose postfix operands are `e` (the
+/// expression without the operator).
+fn binary_operands(e: Expr) -> Option<(Expr, Expr)> {
+    // The right operand starts after the last point where exactly one value
+    // (the left operand) is on the stack.
+    let mut depth = 0i32;
+    let mut split = None;
+    for (i, op) in e.iter().enumerate() {
+        if depth == 1 {
+            split = Some(i);
+        }
+        depth += stack_effect(op);
+    }
+    match (split, depth) {
+        (Some(i), 2) => Some((&e[..i], &e[i..])),
+        _ => None,
+    }
+}
+
+/// How many values an operator leaves on the stack, less what it takes.
+fn stack_effect(op: &Op) -> i32 {
+    match op {
+        Op::Lit(_) | Op::Field(_) | Op::Param(_) | Op::Gen => 1,
+        Op::Not | Op::Neg | Op::BitNot => 0,
+        Op::Bin(_) => -1,
+        Op::Select => -2,
+    }
+}
+
+/// A postfix `c ? a : b` split into `c`, `a` and `b`; `None` for anything else.
+pub fn select_operands(e: Expr) -> Option<(Expr, Expr, Expr)> {
+    let [rest @ .., Op::Select] = e else { return None };
+    // The operands are the last three complete expressions before `?:`.
+    let mut ends = Vec::new();
+    let mut depth = 0i32;
+    for (i, op) in rest.iter().enumerate() {
+        depth += stack_effect(op);
+        ends.push((i + 1, depth));
+    }
+    if depth != 3 {
+        return None;
+    }
+    // `b` starts after the last point with two values on the stack, `a` after
+    // the last point (before that) with one.
+    let b_start = ends.iter().rev().find(|&&(i, d)| d == 2 && i < rest.len()).map(|&(i, _)| i)?;
+    let a_start = ends.iter().rev().find(|&&(i, d)| d == 1 && i < b_start).map(|&(i, _)| i)?;
+    Some((&rest[..a_start], &rest[a_start..b_start], &rest[b_start..]))
 }
 
 impl Parser<'_> {
@@ -1357,6 +1403,36 @@ mod tests {
         out.clear();
         conjuncts(&e[3..8], &mut out);
         assert_eq!(out, vec![&e[3..8]]);
+    }
+
+    #[test]
+    fn disjunctions_split_into_operands() {
+        use Op::*;
+        // a == 255 || b == 255 || (c && d)
+        let (eq, or, and) = (Bin(BinOp::Eq), Bin(BinOp::Or), Bin(BinOp::And));
+        let e: Vec<Op> = vec![Field(0), Lit(255), eq, Field(1), Lit(255), eq, or, Field(2), Field(3), and, or];
+        let e: Expr = Box::leak(e.into_boxed_slice());
+        let mut out = Vec::new();
+        disjuncts(e, &mut out);
+        assert_eq!(out, vec![&e[0..3], &e[3..6], &e[7..10]]);
+        out.clear();
+        disjuncts(&e[7..10], &mut out);
+        assert_eq!(out, vec![&e[7..10]], "an `&&` is one operand");
+    }
+
+    #[test]
+    fn selects_split_into_condition_and_values() {
+        use Op::*;
+        // (a == 255 || b) ? 64 : 32
+        let e: Vec<Op> = vec![Field(0), Lit(255), Bin(BinOp::Eq), Field(1), Bin(BinOp::Or), Lit(64), Lit(32), Select];
+        let e: Expr = Box::leak(e.into_boxed_slice());
+        assert_eq!(select_operands(e), Some((&e[0..5], &e[5..6], &e[6..7])));
+        // c ? (x + 1) : (y ? 2 : 3)
+        let e: Vec<Op> = vec![Field(0), Field(1), Lit(1), Bin(BinOp::Add), Field(2), Lit(2), Lit(3), Select, Select];
+        let e: Expr = Box::leak(e.into_boxed_slice());
+        assert_eq!(select_operands(e), Some((&e[0..1], &e[1..4], &e[4..8])));
+        assert_eq!(select_operands(&e[1..4]), None, "not a select");
+        assert_eq!(select_operands(&[Lit(1), Select]), None, "too few operands");
     }
 
     #[test]
