@@ -299,7 +299,6 @@ impl St {
 }
 
 /// The bits expressions and operand checks may read, for one generation.
-#[derive(Clone, Copy)]
 struct Deps<'a> {
     isa: &'a Isa,
     gen_: u32,
