@@ -47,6 +47,7 @@ pub fn build(isa: &Isa) -> Dispatch {
         units: leak(p.units),
         ranges: leak(p.ranges),
         bitmaps: leak(p.bitmaps),
+        subs: leak(p.subs),
     }
 }
 
@@ -392,6 +393,8 @@ impl<'a> Deps<'a> {
         let s = *path.last()?;
         let f = &self.isa.leaves[s.leaf as usize].cases[s.case as usize].fields[fi];
         match (f.ty, f.src) {
+            // An enum that names every value its bits can hold never fails.
+            (Ty::Enum(e), Src::Bits(r)) if enum_is_total(self.isa, e, r) => Some(0),
             (Ty::Enum(_), Src::Bits(r)) => s.in_word(ranges_mask(r, 0)),
             (Ty::Group { group, .. }, Src::Bits(r)) => {
                 if path.len() >= MAX_DEPTH {
@@ -399,22 +402,46 @@ impl<'a> Deps<'a> {
                 }
                 let (base, map) = s.child(r)?;
                 let place = St { leaf: 0, case: 0, base, via: fi as u16, map };
-                let mut d = self.select(path, group, place)?;
+                let select = self.select(path, group, place)?;
                 let width = self.isa.groups[group as usize].bits;
+                let (mut checks, mut catch_all) = (0, false);
                 for &l in self.isa.groups[group as usize].leaves {
                     let leaf = &self.isa.leaves[l as usize];
                     if !leaf.exists_in(self.gen_) || !self.may_match(leaf, width, place)? {
                         continue;
                     }
+                    catch_all |= leaf.mask & mask_of(0, width) == 0 && leaf.requires.is_empty();
                     path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place });
                     let r = self.check(path);
                     path.pop();
-                    d |= r?;
+                    checks |= r?;
                 }
-                Some(d)
+                // Which form is chosen matters only to its own checks: when
+                // no form has any and one matches every word (`offset:N`
+                // beside the form for 0), the operand always decodes.
+                Some(if checks == 0 && catch_all { 0 } else { select | checks })
             }
             _ => Some(0),
         }
+    }
+
+    /// The identifying bits of the forms operand field `fi` of the leaf at
+    /// the end of `path` may take (what chooses the form, conditions aside).
+    fn forms(&self, path: &[St], fi: usize) -> Option<Bits> {
+        let s = *path.last()?;
+        let f = &self.isa.leaves[s.leaf as usize].cases[s.case as usize].fields[fi];
+        let (Ty::Group { group, .. }, Src::Bits(r)) = (f.ty, f.src) else { return Some(0) };
+        let (base, map) = s.child(r)?;
+        let place = St { leaf: 0, case: 0, base, via: fi as u16, map };
+        let g = &self.isa.groups[group as usize];
+        let mut d = 0;
+        for &l in g.leaves {
+            let leaf = &self.isa.leaves[l as usize];
+            if leaf.exists_in(self.gen_) {
+                d |= place.in_word(leaf.mask & mask_of(0, g.bits))?;
+            }
+        }
+        Some(d)
     }
 
     /// What checking the leaf at the end of `path` reads, in every case.
@@ -458,6 +485,21 @@ impl<'a> Deps<'a> {
     }
 }
 
+/// Whether enum `e` names every value of the bits `r`.
+fn enum_is_total(isa: &Isa, e: u16, r: &[Range]) -> bool {
+    let width: u32 = r.iter().map(|x| x.width as u32).sum();
+    let values = isa.enums[e as usize].values;
+    width < 16 && {
+        let mut seen = vec![false; 1 << width];
+        for v in values {
+            if let Some(s) = seen.get_mut(v.value as usize) {
+                *s = true;
+            }
+        }
+        seen.iter().all(|&s| s)
+    }
+}
+
 fn ranges_mask(r: &[Range], base: u32) -> Bits {
     r.iter().fold(0, |m, r| m | mask_of(base + r.lo as u32, r.width as u32))
 }
@@ -470,6 +512,8 @@ fn ranges_mask(r: &[Range], base: u32) -> Bits {
 struct Part<'f> {
     key: String,
     deps: Bits,
+    /// For an operand: the bits that choose its form.
+    forms: Bits,
     holds: Box<dyn Fn(Bits) -> bool + 'f>,
     /// For an operand: what it reads given some known bits (see [`Deps`]).
     reads: Option<Reads<'f>>,
@@ -485,6 +529,9 @@ struct Plans {
     ranges: Vec<Range>,
     bitmaps: Vec<u64>,
     bitmap_at: HashMap<Vec<u64>, u32>,
+    subs: Vec<u32>,
+    subs_at: HashMap<Vec<u32>, u32>,
+    ranges_at: HashMap<Vec<Range>, u32>,
     /// Tabulated parts by (key, bits tabulated, identifying bits read, generation).
     memo: HashMap<(String, Bits, Bits, u32), Unit>,
 }
@@ -533,6 +580,7 @@ impl Plans {
                 key,
                 deps: deps.expr(&path, t)? & short,
                 holds: Box::new(move |w| isa.condition_holds(leaf, t, w & short, gen_) != negate),
+                forms: 0,
                 reads: None,
             })
         };
@@ -562,11 +610,13 @@ impl Plans {
     fn tabulate(&mut self, isa: &Isa, leaf: u16, gen_: u32, parts: Vec<Part<'_>>) -> Check {
         let l = &isa.leaves[leaf as usize];
         let (fixed, base) = (l.mask, l.value & l.mask);
-        // A part too wide to tabulate whole, such as an operand that may be
-        // a literal whose value decides (a literal holding an inline constant
-        // does not decode), is tabulated over the bits it reads without its
-        // parameters: for each of their values, the answer, or "ask the
-        // engine" where what it reads then is more.
+        // A part too wide to tabulate whole is tabulated over fewer bits:
+        // those it reads without its parameters, or else those that choose
+        // its form. For each of their values: the answer, or a unit over
+        // what that value reads besides (an ir3 source's float-table index
+        // when the form bits say it is one), or "ask the engine" where even
+        // that is too wide (a GCN literal's value decides whether it
+        // decodes: one holding an inline constant does not).
         let mut narrow = Vec::with_capacity(parts.len());
         for p in &parts {
             let deps = p.deps & !fixed;
@@ -574,9 +624,11 @@ impl Plans {
                 narrow.push(None);
                 continue;
             }
-            match p.reads.as_ref().and_then(|r| r(fixed, base, false)).map(|d| d & !fixed) {
-                Some(d) if d.count_ones() <= MAX_UNIT_BITS => narrow.push(Some(d)),
-                _ => return Check::Slow,
+            let bare = p.reads.as_ref().and_then(|r| r(fixed, base, false)).map(|d| d & !fixed);
+            let forms = Some(p.forms & !fixed).filter(|&f| f != 0 && p.reads.is_some());
+            match [bare, forms].into_iter().flatten().find(|d| d.count_ones() <= MAX_UNIT_BITS) {
+                Some(d) => narrow.push(Some(d)),
+                None => return Check::Slow,
             }
         }
         let mut units = Vec::new();
@@ -592,8 +644,8 @@ impl Plans {
                     let u = match (narrow, &p.reads) {
                         (Some(n), Some(reads)) => {
                             let known = fixed | n;
-                            let definite = |w: Bits| reads(known, w, true).is_some_and(|d| d & !known == 0);
-                            self.unit(base, n, &*p.holds, Some(&definite))
+                            let more = |w: Bits| reads(known, w, true).map(|d| d & !known);
+                            self.unit(base, n, &*p.holds, Some(&more))
                         }
                         _ => self.unit(base, deps, &*p.holds, None),
                     };
@@ -612,32 +664,67 @@ impl Plans {
     }
 
     /// Tabulates `holds` over the bits `deps`, the others as in `base`. With
-    /// `definite`, only the values for which it says the answer depends on
-    /// no other bit are answered; the others are marked "ask the engine".
+    /// `more`, only the values for which it says the answer reads no other
+    /// bit are answered; for the others, a unit over the other bits it
+    /// names, or "ask the engine" when they are too many (or unknown).
     fn unit(
         &mut self,
         base: Bits,
         deps: Bits,
         holds: &dyn Fn(Bits) -> bool,
-        definite: Option<&dyn Fn(Bits) -> bool>,
+        more: Option<&dyn Fn(Bits) -> Option<Bits>>,
     ) -> Unit {
         let n = deps.count_ones();
         let mut bitmap = vec![0u64; (1usize << n).div_ceil(64)];
         let mut ask = vec![0u64; bitmap.len()];
+        let mut subs = vec![NO_ASK; 1 << n];
         let ranges = runs(deps);
         for i in 0..1u64 << n {
             let w = base | scatter(i, &ranges);
-            if definite.is_some_and(|d| !d(w)) {
-                ask[(i / 64) as usize] |= 1 << (i % 64);
-            } else if holds(w) {
-                bitmap[(i / 64) as usize] |= 1 << (i % 64);
+            match more.map(|m| m(w)) {
+                Some(Some(0)) | None => {
+                    if holds(w) {
+                        bitmap[(i / 64) as usize] |= 1 << (i % 64);
+                    }
+                }
+                Some(other) => {
+                    ask[(i / 64) as usize] |= 1 << (i % 64);
+                    if let Some(d) = other.filter(|d| d.count_ones() <= MAX_UNIT_BITS) {
+                        let u = self.unit(w, d, holds, None);
+                        subs[i as usize] = self.unit_index(u);
+                    }
+                }
             }
         }
         let bitmap = self.bitmap(bitmap);
         let ask = if ask.iter().any(|&w| w != 0) { self.bitmap(ask) } else { NO_ASK };
-        let range_start = self.ranges.len() as u32;
-        self.ranges.extend_from_slice(&ranges);
-        Unit { range_start, range_len: ranges.len() as u8, bitmap, ask }
+        let sub = if subs.iter().any(|&s| s != NO_ASK) { self.subs(subs) } else { NO_ASK };
+        let range_start = self.ranges_of(ranges.clone());
+        Unit { range_start, range_len: ranges.len() as u8, bitmap, ask, sub }
+    }
+
+    /// The index of a unit that answers by itself, added to the units.
+    fn unit_index(&mut self, u: Unit) -> u32 {
+        self.units.push(u);
+        (self.units.len() - 1) as u32
+    }
+
+    /// Where `subs` is in the shared table (added when new).
+    fn subs(&mut self, subs: Vec<u32>) -> u32 {
+        let next = self.subs.len() as u32;
+        *self.subs_at.entry(subs).or_insert_with_key(|s| {
+            self.subs.extend_from_slice(s);
+            next
+        })
+    }
+
+    /// Where `ranges` is in the shared table (added when new).
+    fn ranges_of(&mut self, ranges: Vec<Range>) -> u32 {
+        let next = self.ranges.len() as u32;
+        *self.ranges_at.entry(ranges).or_insert_with_key(|r| {
+            self.ranges.extend_from_slice(r);
+            next
+        })
     }
 
     /// Where `bitmap` is in the shared bitmaps (added when new).
@@ -711,6 +798,7 @@ fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
             key: format!("leaf {leaf} requires {i}"),
             deps: Some(deps.expr(&path, t)?).filter(|d| d & !own == 0)?,
             holds: Box::new(move |b| isa.condition_holds(leaf, t, b, gen_)),
+            forms: 0,
             reads: None,
         });
     }
@@ -739,7 +827,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
         let mut here = Vec::new();
         for (fi, f) in fields.iter().enumerate() {
             if is_checked(f) {
-                here.push((site_key(fields, f, leaf, c as usize), fi, deps.site(&mut path, fi)?));
+                here.push((site_key(isa, fields, f, leaf, c as usize), fi, deps.site(&mut path, fi)?));
             }
         }
         sites.push(here);
@@ -762,6 +850,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                 parts.push(Part {
                     key: key.clone(),
                     deps: all,
+                    forms: deps.forms(&[St::top(leaf, c)], fi)?,
                     holds: Box::new(move |b| isa.operand_holds(leaf, c, fi, b, gen_)),
                     reads: Some(Box::new(move |known, value, params| {
                         let d = Deps { known, value, params, ..Deps::new(isa, gen_) };
@@ -772,6 +861,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                 parts.push(Part {
                     key: format!("leaf {leaf} cases {key}"),
                     deps: all | when,
+                    forms: 0,
                     holds: Box::new(move |b| {
                         let c = isa.case_in_force(leaf, b, gen_);
                         having
@@ -787,29 +877,68 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
     Some(parts)
 }
 
+/// The parameters of `group` (a bit each) that checking one of its forms may
+/// read: those its conditions, case choices, computed fields or nested
+/// operands' parameters name (a superset; past 64, all are counted).
+fn checked_params(isa: &Isa, group: u16) -> u64 {
+    let g = &isa.groups[group as usize];
+    if g.params.len() > 64 {
+        return !0;
+    }
+    let mut used = 0u64;
+    for &l in g.leaves {
+        let leaf = &isa.leaves[l as usize];
+        let cases = || leaf.cases.iter().filter(|c| !c.parse_only);
+        let mut exprs: Vec<Expr> = leaf.requires.to_vec();
+        for c in cases() {
+            exprs.extend(c.when);
+            for f in c.fields {
+                match (f.src, f.ty) {
+                    (Src::Expr(e), _) => exprs.push(e),
+                    (_, Ty::Group { params, .. }) => exprs.extend(params.iter().copied()),
+                    _ => {}
+                }
+            }
+        }
+        for op in exprs.iter().flat_map(|e| e.iter()) {
+            match *op {
+                Op::Param(p) => used |= 1 << p.min(63),
+                // Field `i` may be a parameter in one case and not another.
+                Op::Field(i) => {
+                    for c in cases() {
+                        if let Some(Field { src: Src::Param(p), .. }) = c.fields.get(i as usize) {
+                            used |= 1 << (*p).min(63);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    used
+}
+
 fn is_checked(f: &Field) -> bool {
     matches!((f.ty, f.src), (Ty::Enum(_) | Ty::Group { .. }, Src::Bits(_)))
 }
 
 /// What a checked field is, independent of its name and index: its bits, its
-/// type and its parameters with the fields they read spelled out (a computed
-/// field is only known to mean the same within its leaf and case).
-fn site_key(fields: &[Field], f: &Field, leaf: u16, case: usize) -> String {
+/// type and the parameters its check reads, with the fields they read
+/// spelled out (a computed field is only known to mean the same within its
+/// leaf and case). A parameter only shown (ir3's `(r)`) is left out, so a
+/// source that cases pass different ones to is one part, not one per case.
+fn site_key(isa: &Isa, fields: &[Field], f: &Field, leaf: u16, case: usize) -> String {
     let params = match f.ty {
         Ty::Group { group, params } => {
+            let used = checked_params(isa, group);
             let ps: Vec<String> = params
                 .iter()
-                .map(|e| {
-                    e.iter()
-                        .map(|op| match op {
-                            Op::Field(i) => match fields.get(*i as usize).map(|x| x.src) {
-                                Some(src @ Src::Bits(_)) => format!("{src:?}"),
-                                _ => format!("leaf {leaf} case {case} field {i}"),
-                            },
-                            other => format!("{other:?}"),
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" ")
+                .enumerate()
+                .map(|(i, e)| {
+                    if i >= 64 || used & (1 << i) == 0 {
+                        return "_".to_string();
+                    }
+                    spell(fields, e, leaf, case, 0)
                 })
                 .collect();
             format!("group {group} ({})", ps.join(", "))
@@ -818,6 +947,25 @@ fn site_key(fields: &[Field], f: &Field, leaf: u16, case: usize) -> String {
         _ => String::new(),
     };
     format!("{:?} {params}", f.src)
+}
+
+/// Expression `e` over `fields` with the fields it reads spelled out (bit
+/// fields as their bits and signedness, computed ones as their expressions),
+/// so that equal texts compute the same value from the same bits.
+fn spell(fields: &[Field], e: Expr, leaf: u16, case: usize, depth: u32) -> String {
+    e.iter()
+        .map(|op| match op {
+            Op::Field(i) => match fields.get(*i as usize) {
+                Some(f @ Field { src: src @ Src::Bits(_), .. }) => format!("{src:?} {}", f.is_signed()),
+                Some(Field { src: Src::Expr(inner), .. }) if depth < 8 => {
+                    format!("({})", spell(fields, inner, leaf, case, depth + 1))
+                }
+                _ => format!("leaf {leaf} case {case} field {i}"),
+            },
+            other => format!("{other:?}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

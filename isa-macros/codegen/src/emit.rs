@@ -471,15 +471,18 @@ impl Emit for Length {
 impl Emit for Unit {
     fn emit(&self) -> TokenStream {
         let (s, l, b, a) = (self.range_start.emit(), self.range_len.emit(), self.bitmap.emit(), self.ask.emit());
-        quote!(::isa_runtime::Unit { range_start: #s, range_len: #l, bitmap: #b, ask: #a })
+        let sub = self.sub.emit();
+        quote!(::isa_runtime::Unit { range_start: #s, range_len: #l, bitmap: #b, ask: #a, sub: #sub })
     }
 }
 
 impl Emit for &Dispatch {
     fn emit(&self) -> TokenStream {
         let (g, t, p) = (self.gen_bounds.emit(), self.trees.emit(), self.plans.emit());
-        let (u, r, b) = (self.units.emit(), self.ranges.emit(), self.bitmaps.emit());
-        quote!(&::isa_runtime::Dispatch { gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b })
+        let (u, r, b, s) = (self.units.emit(), self.ranges.emit(), self.bitmaps.emit(), self.subs.emit());
+        quote!(&::isa_runtime::Dispatch {
+            gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b, subs: #s
+        })
     }
 }
 

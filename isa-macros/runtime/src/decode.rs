@@ -20,6 +20,14 @@ impl Isa {
         self.decode_reference(bits, gen_)
     }
 
+    /// Decodes through the precomputed tables alone: `None` for a word they
+    /// leave to the reference code (an invalid word, or a check too wide to
+    /// tabulate, such as a literal's value). Tests and benchmarks use it to
+    /// see how much of an instruction set the tables cover.
+    pub fn decode_by_tables(&self, bits: Bits, gen_: u32) -> Option<Inst> {
+        self.decode_fast(self.dispatch?, bits, gen_)
+    }
+
     /// The reference decoder: scans the leaves in priority order and evaluates
     /// every condition, without the precomputed tables. [`Isa::decode`] gives
     /// the same results, faster; this is what the tables are checked against.

@@ -10,8 +10,10 @@
 //! - Per instruction leaf and *generation class* (a range of generations in
 //!   which no condition of the spec changes value), the leaf's `requires`
 //!   conditions and its operand checks split into independent parts over
-//!   disjoint bits, each tabulated as a bitmap over its bits. A part too wide to
-//!   tabulate is marked `Slow`: the reference code evaluates it. A
+//!   disjoint bits, each tabulated as a bitmap over its bits. A part too wide
+//!   to tabulate whole is tabulated over the bits that choose its operand's
+//!   form, each form's own bits in a second unit (see [`Unit`]); one still
+//!   too wide is marked `Slow`: the reference code evaluates it. A
 //!   variable-length encoding's length is tabulated the same way: a constant,
 //!   or one of two values chosen by a check (`L ? 64 : 48`, `SRC0 == 255 ? 64 :
 //!   32`), so decoding evaluates no expression.
@@ -42,6 +44,9 @@ pub struct Dispatch {
     pub ranges: &'static [Range],
     /// Bitmaps of the parts: bit `i` set when the part holds for value `i`.
     pub bitmaps: &'static [u64],
+    /// Per value of a part with [`Unit::sub`], the unit that answers for it
+    /// (or [`NO_ASK`]).
+    pub subs: &'static [u32],
 }
 
 /// A decision tree over the identifying bits of one group's leaves.
@@ -102,20 +107,28 @@ pub enum Check {
 }
 
 /// One tabulated part: the bits `ranges` select (most significant first),
-/// looked up in a bitmap starting at `bitmaps[bitmap]`. A part whose answer
-/// for some values depends on bits too many to tabulate (an operand that may
-/// be a literal the instruction carries) also has an `ask` bitmap: a value
-/// set there is left to the reference code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// looked up in a bitmap starting at `bitmaps[bitmap]`.
+///
+/// A part too wide to tabulate whole is tabulated over the bits that choose
+/// what it reads next (an operand's form), with an `ask` bitmap for the
+/// values that need more: for each of those, `subs[sub + value]` is a unit
+/// over the bits that value reads (an ir3 source's float-table index once
+/// its form bits say it is one), or [`NO_ASK`] where even that is too wide
+/// (a GCN literal's 32-bit value) and the reference code decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Unit {
     pub range_start: u32,
     pub range_len: u8,
     pub bitmap: u32,
     /// [`NO_ASK`] when every value is answered.
     pub ask: u32,
+    /// Where the units answering the `ask` values start in `subs`;
+    /// [`NO_ASK`] when the reference code answers them all.
+    pub sub: u32,
 }
 
-/// A [`Unit`] that answers for every value.
+/// A [`Unit`] that answers for every value (in `ask`), or a value no unit
+/// answers (in `sub` and `subs`).
 pub const NO_ASK: u32 = u32::MAX;
 
 impl Dispatch {
@@ -155,19 +168,42 @@ impl Dispatch {
         let units = self.units.get(start as usize..start as usize + len as usize)?;
         let mut ask = false;
         for u in units {
-            let r = self.ranges.get(u.range_start as usize..u.range_start as usize + u.range_len as usize);
-            let i = match r? {
-                [one] => ((bits >> one.lo) as u64 & low_mask(one.width)) as usize,
-                r => crate::bits::extract(bits, 0, r) as usize,
-            };
-            let bit = |at: u32| self.bitmaps.get(at as usize + i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1);
-            if u.ask != NO_ASK && bit(u.ask) {
-                ask = true;
-            } else if !bit(u.bitmap) {
+            let i = self.index(u, bits)?;
+            if u.ask != NO_ASK && self.bit(u.ask, i) {
+                let sub = match u.sub {
+                    NO_ASK => NO_ASK,
+                    at => *self.subs.get(at as usize + i)?,
+                };
+                match self.units.get(sub as usize) {
+                    // A unit that answers: it has no `ask` of its own.
+                    Some(s) => {
+                        if !self.bit(s.bitmap, self.index(s, bits)?) {
+                            return Some(false);
+                        }
+                    }
+                    None => ask = true,
+                }
+            } else if !self.bit(u.bitmap, i) {
                 return Some(false);
             }
         }
         (!ask).then_some(true)
+    }
+
+    /// The value of the bits unit `u` reads.
+    #[inline]
+    fn index(&self, u: &Unit, bits: Bits) -> Option<usize> {
+        let r = self.ranges.get(u.range_start as usize..u.range_start as usize + u.range_len as usize)?;
+        Some(match r {
+            [one] => ((bits >> one.lo) as u64 & low_mask(one.width)) as usize,
+            r => crate::bits::extract(bits, 0, r) as usize,
+        })
+    }
+
+    /// Bit `i` of the bitmap at `at`.
+    #[inline]
+    fn bit(&self, at: u32, i: usize) -> bool {
+        self.bitmaps.get(at as usize + i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1)
     }
 }
 

@@ -254,7 +254,7 @@ pub enum Src {
 }
 
 /// `width` bits starting at bit `lo`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Range {
     pub lo: u8,
     pub width: u8,
