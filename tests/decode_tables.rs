@@ -111,7 +111,7 @@ fn lengths_and_literal_operands_are_tabulated() {
     for name in ["agx", "gcn"] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
         let d = isa.dispatch.expect("tables");
-        let chosen = d.plans.iter().filter(|p| matches!(p.length, Length::Choice { .. })).count();
+        let chosen = d.plans.iter().filter(|p| matches!(p.length(), Length::Choice { .. })).count();
         assert!(chosen > 0, "{name}: no length is tabulated as a choice");
     }
     let gcn = isa_specs::TARGETS.iter().find(|t| t.name == "gcn").expect("gcn");
@@ -120,27 +120,36 @@ fn lengths_and_literal_operands_are_tabulated() {
 
 /// How much the tables decode by themselves, on random instructions of every
 /// opcode and generation: an operand form's own bits (an ir3 source's float
-/// table index, a DS offset, an image's registers) are tabulated, and what
-/// is left to the engine is mostly a GCN literal's value.
+/// table index, a DS offset, an image's registers) are tabulated, so few
+/// plans leave a whole check to the engine (what is left to it inside a
+/// tabulated check is mostly one GCN literal's value).
 #[test]
 fn the_tables_decode_most_instructions_alone() {
-    for (name, least) in [("ir3", 0.99), ("gcn", 0.88), ("rv32i", 1.0)] {
+    use isa_runtime::{Check, Length};
+    for (name, least) in [("ir3", 0.99), ("gcn", 0.99), ("rv32i", 1.0)] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
+        let d = isa.dispatch.expect("tables");
         let mut rng = TestRng::new(5);
         let (mut alone, mut all) = (0, 0);
         for g in gens(isa) {
+            let plans = d.plans_of(d.class_of(g), isa.leaves.len());
             for leaf in isa.instructions(g) {
                 for _ in 0..4 {
                     let Some(inst) = isa.sample(leaf, g, &mut || rng.next_u64()) else { continue };
                     all += 1;
-                    if let Some(fast) = isa.decode_by_tables(inst.bits, g) {
-                        assert_eq!(fast, inst, "{name}: the tables decode a sample as it was built");
+                    assert_eq!(isa.decode_by_tables(inst.bits, g), Some(inst), "{name}: the tables decode a sample");
+                    let p = plans[inst.leaf as usize];
+                    let fixed = isa.leaves[inst.leaf as usize].length.is_none();
+                    if p.requires() != Check::Slow
+                        && p.operands() != Check::Slow
+                        && (fixed || p.length() != Length::Slow)
+                    {
                         alone += 1;
                     }
                 }
             }
         }
         let share = alone as f64 / all as f64;
-        assert!(share >= least, "{name}: the tables decode {alone} of {all} samples alone, under {least}");
+        assert!(share >= least, "{name}: the tables check {alone} of {all} samples alone, under {least}");
     }
 }

@@ -12,13 +12,18 @@
 use std::collections::HashMap;
 
 use isa_runtime::{
-    Bits, Check, Dispatch, Expr, Field, Isa, Length, NO_ASK, NODE, Node, Op, Plan, Range, Src, Tree, Ty, Unit, mask_of,
+    Bits, Dispatch, Expr, Field, Isa, Length, NO_ASK, NO_FIELD, NODE, Node, Op, Plan, Range, Src, Tree, Ty, Unit,
+    mask_of,
 };
 
 /// Widest tabulated part: a bitmap of 2^12 bits (512 bytes), so that tabulating stays quick at build time.
 pub const MAX_UNIT_BITS: u32 = 12;
 /// Widest run of bits one tree node switches on.
 const MAX_NODE_BITS: u32 = 8;
+/// Widest run of bits the root switches on: one lookup of up to 4096 slots
+/// finds most instructions' leaf (an ir3 category and opcode, a GCN encoding
+/// and opcode), where narrower nodes would take two or three.
+const MAX_ROOT_BITS: u32 = 12;
 /// Deepest tree.
 const MAX_TREE_DEPTH: u32 = 8;
 /// Same as the engine's limit on nested operand encodings.
@@ -31,8 +36,8 @@ pub fn build(isa: &Isa) -> Dispatch {
     let bounds = gen_bounds(isa);
     let classes = bounds.as_ref().map_or(1, |b| b.len() + 1);
     let mut plans = Vec::with_capacity(isa.leaves.len() * classes);
-    for leaf in 0..isa.leaves.len() as u16 {
-        for class in 0..classes {
+    for class in 0..classes {
+        for leaf in 0..isa.leaves.len() as u16 {
             let plan = match &bounds {
                 Some(b) if isa.leaves[leaf as usize].group == 0 => p.plan(isa, leaf, class_rep(b, class)),
                 _ => SLOW,
@@ -52,7 +57,17 @@ pub fn build(isa: &Isa) -> Dispatch {
 }
 
 /// The plan that leaves everything to the reference code.
-const SLOW: Plan = Plan { requires: Check::Slow, operands: Check::Slow, length: Length::Slow };
+const SLOW: Plan = Plan {
+    mask: 0,
+    value: 0,
+    units: 0,
+    requires: 0,
+    operands: 0,
+    choice: 0,
+    flags: Plan::WIDE | Plan::REQUIRES_SLOW | Plan::OPERANDS_SLOW | Plan::LENGTH_SLOW,
+    then: 0,
+    otherwise: 0,
+};
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
@@ -179,31 +194,32 @@ impl TreeBuilder<'_> {
             return slot;
         }
         let (cands, fixed) = key;
-        let slot = match (cands.len() > 1 && depth < MAX_TREE_DEPTH).then(|| self.best_window(&cands, fixed)).flatten()
-        {
-            None => self.list(&cands),
-            Some((lo, w)) => {
-                let index = self.nodes.len();
-                let first = self.slots.len() as u32;
-                self.nodes.push(Node { lo: lo as u8, width: w as u8, first });
-                self.slots.extend(std::iter::repeat_n(0, 1 << w));
-                let window = mask_of(lo, w);
-                for v in 0..1u32 << w {
-                    let want = (v as Bits) << lo;
-                    let child: Vec<u16> = cands
-                        .iter()
-                        .copied()
-                        .filter(|&c| {
-                            let (m, val) = self.mask_value(c);
-                            (want ^ val) & m & window == 0
-                        })
-                        .collect();
-                    let s = self.build(child, fixed | window, depth + 1);
-                    self.slots[(first + v) as usize] = s;
+        let slot =
+            match (cands.len() > 1 && depth < MAX_TREE_DEPTH).then(|| self.best_window(&cands, fixed, depth)).flatten()
+            {
+                None => self.list(&cands),
+                Some((lo, w)) => {
+                    let index = self.nodes.len();
+                    let first = self.slots.len() as u32;
+                    self.nodes.push(Node { lo: lo as u8, width: w as u8, first });
+                    self.slots.extend(std::iter::repeat_n(0, 1 << w));
+                    let window = mask_of(lo, w);
+                    for v in 0..1u32 << w {
+                        let want = (v as Bits) << lo;
+                        let child: Vec<u16> = cands
+                            .iter()
+                            .copied()
+                            .filter(|&c| {
+                                let (m, val) = self.mask_value(c);
+                                (want ^ val) & m & window == 0
+                            })
+                            .collect();
+                        let s = self.build(child, fixed | window, depth + 1);
+                        self.slots[(first + v) as usize] = s;
+                    }
+                    NODE | index as u32
                 }
-                NODE | index as u32
-            }
-        };
+            };
         self.built.insert((cands, fixed), slot);
         slot
     }
@@ -211,17 +227,23 @@ impl TreeBuilder<'_> {
     /// The run of bits that best splits `cands`: the smallest largest child,
     /// then the fewest candidates over all children. `None` if no run makes
     /// progress.
-    fn best_window(&self, cands: &[u16], fixed: Bits) -> Option<(u32, u32)> {
+    fn best_window(&self, cands: &[u16], fixed: Bits, depth: u32) -> Option<(u32, u32)> {
+        let widest = if depth == 0 { MAX_ROOT_BITS } else { MAX_NODE_BITS };
         let mut best: Option<((usize, usize), (u32, u32))> = None;
         for lo in 0..self.width {
             if fixed >> lo & 1 == 1 {
                 continue;
             }
-            for w in 1..=MAX_NODE_BITS.min(self.width - lo) {
+            for w in 1..=widest.min(self.width - lo) {
                 if (fixed >> lo) & ((1 << w) - 1) != 0 {
                     break;
                 }
-                let Some(score) = self.score(cands, lo, w) else { continue };
+                let Some(mut score) = self.score(cands, lo, w) else { continue };
+                if depth == 0 {
+                    // At the root, the fewest candidates per slot on average
+                    // (scaled to the widest node): what is left below it.
+                    score.1 <<= MAX_ROOT_BITS - w;
+                }
                 if score.0 < cands.len() && best.is_none_or(|(s, _)| score < s) {
                     best = Some((score, (lo, w)));
                 }
@@ -514,6 +536,8 @@ struct Part<'f> {
     deps: Bits,
     /// For an operand: the bits that choose its form.
     forms: Bits,
+    /// For an operand every case has: the case and field the engine checks.
+    site: Option<(u16, u16)>,
     holds: Box<dyn Fn(Bits) -> bool + 'f>,
     /// For an operand: what it reads given some known bits (see [`Deps`]).
     reads: Option<Reads<'f>>,
@@ -539,48 +563,80 @@ struct Plans {
 impl Plans {
     fn plan(&mut self, isa: &Isa, leaf: u16, gen_: u32) -> Plan {
         let l = &isa.leaves[leaf as usize];
+        if !l.exists_in(gen_) {
+            return Plan { flags: Plan::ABSENT, ..SLOW };
+        }
         // Identifying bits past the short form are compared only within the
         // length, so they are not constant for the leaf: left to the engine.
-        if !l.exists_in(gen_) || l.mask.checked_shr(l.min_bits).unwrap_or(0) != 0 {
+        if l.mask.checked_shr(l.min_bits).unwrap_or(0) != 0 {
             return SLOW;
         }
         let deps = Deps::new(isa, gen_);
-        let requires = match requires_parts(&deps, leaf) {
-            Some(parts) => self.tabulate(isa, leaf, gen_, parts),
-            None => Check::Slow,
+        let mut flags = if l.mask >> 64 != 0 { Plan::WIDE } else { 0 };
+        let requires = requires_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts));
+        let operands = operand_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts));
+        let (length, choice) = self.length(isa, leaf, gen_);
+        let (then, otherwise) = match length {
+            Length::Fixed(n) => (n, n),
+            Length::Choice { then, otherwise, .. } => {
+                flags |= Plan::CHOICE;
+                (then, otherwise)
+            }
+            Length::Slow => {
+                flags |= Plan::LENGTH_SLOW;
+                (0, 0)
+            }
         };
-        let operands = match operand_parts(&deps, leaf) {
-            Some(parts) => self.tabulate(isa, leaf, gen_, parts),
-            None => Check::Slow,
+        flags |= if requires.is_none() { Plan::REQUIRES_SLOW } else { 0 };
+        flags |= if operands.is_none() { Plan::OPERANDS_SLOW } else { 0 };
+        let (requires, operands) = (requires.unwrap_or_default(), operands.unwrap_or_default());
+        let count = |v: &Vec<Unit>| u8::try_from(v.len()).ok();
+        let (Some(nr), Some(no), Some(nc)) = (count(&requires), count(&operands), count(&choice)) else {
+            return SLOW;
         };
-        let length = self.length(isa, leaf, gen_);
-        Plan { requires, operands, length }
+        let units = self.units.len() as u32;
+        self.units.extend(requires.into_iter().chain(operands).chain(choice));
+        Plan {
+            mask: l.mask as u64,
+            value: (l.value & l.mask) as u64,
+            units,
+            requires: nr,
+            operands: no,
+            choice: nc,
+            flags,
+            then,
+            otherwise,
+        }
     }
 
     /// The leaf's length: a constant when the identifying bits fix it, else
     /// `c ? a : b` with constant `a` and `b` as a check of `c`, or of `!c` when
     /// `c` is a disjunction (`SSRC0 == 255 || SSRC1 == 255` is two parts
     /// as `SSRC0 != 255 && SSRC1 != 255`, not one too wide to tabulate).
-    fn length(&mut self, isa: &Isa, leaf: u16, gen_: u32) -> Length {
+    /// Its parts are returned beside it (the `start` of a choice means
+    /// nothing: the plan places them).
+    fn length(&mut self, isa: &Isa, leaf: u16, gen_: u32) -> (Length, Vec<Unit>) {
         let l = &isa.leaves[leaf as usize];
-        let Some(e) = l.length else { return fixed_length(l.bits) };
+        let Some(e) = l.length else { return (fixed_length(l.bits), Vec::new()) };
         let base = l.value & l.mask;
         let deps = Deps::new(isa, gen_);
         let path = [St::top(leaf, (l.cases.len() - 1) as u16)];
         // The engine reads the length from the short form's bits only.
         let short = mask_of(0, l.min_bits);
-        let Some(read) = deps.expr(&path, e) else { return Length::Slow };
+        let slow = (Length::Slow, Vec::new());
+        let Some(read) = deps.expr(&path, e) else { return slow };
         if read & short & !l.mask == 0 {
-            return isa.length_of(leaf, base, gen_).map_or(Length::Slow, fixed_length);
+            return (isa.length_of(leaf, base, gen_).map_or(Length::Slow, fixed_length), Vec::new());
         }
-        let Some((c, a, b)) = isa_runtime::select_operands(e) else { return Length::Slow };
-        let (Some(a), Some(b)) = (valid_length(l, a), valid_length(l, b)) else { return Length::Slow };
+        let Some((c, a, b)) = isa_runtime::select_operands(e) else { return slow };
+        let (Some(a), Some(b)) = (valid_length(l, a), valid_length(l, b)) else { return slow };
         let part = |key: String, t: Expr, negate: bool| -> Option<Part<'_>> {
             Some(Part {
                 key,
                 deps: deps.expr(&path, t)? & short,
                 holds: Box::new(move |w| isa.condition_holds(leaf, t, w & short, gen_) != negate),
                 forms: 0,
+                site: None,
                 reads: None,
             })
         };
@@ -597,17 +653,18 @@ impl Plans {
                 .map(|(i, &t)| part(format!("leaf {leaf} length {negate} {i}"), t, negate))
                 .collect();
             if let Some(parts) = parts
-                && let Check::Table { start, len } = self.tabulate(isa, leaf, gen_, parts)
+                && let Some(units) = self.tabulate(isa, leaf, gen_, parts)
             {
-                return Length::Choice { start, len, then, otherwise };
+                return (Length::Choice { start: 0, len: units.len() as u16, then, otherwise }, units);
             }
         }
-        Length::Slow
+        slow
     }
 
     /// Tabulates each part over the bits it reads besides the leaf's
-    /// identifying bits (which are constant for every word of the leaf).
-    fn tabulate(&mut self, isa: &Isa, leaf: u16, gen_: u32, parts: Vec<Part<'_>>) -> Check {
+    /// identifying bits (which are constant for every word of the leaf):
+    /// `None` when one is left to the reference code.
+    fn tabulate(&mut self, isa: &Isa, leaf: u16, gen_: u32, parts: Vec<Part<'_>>) -> Option<Vec<Unit>> {
         let l = &isa.leaves[leaf as usize];
         let (fixed, base) = (l.mask, l.value & l.mask);
         // A part too wide to tabulate whole is tabulated over fewer bits:
@@ -628,7 +685,7 @@ impl Plans {
             let forms = Some(p.forms & !fixed).filter(|&f| f != 0 && p.reads.is_some());
             match [bare, forms].into_iter().flatten().find(|d| d.count_ones() <= MAX_UNIT_BITS) {
                 Some(d) => narrow.push(Some(d)),
-                None => return Check::Slow,
+                None => return None,
             }
         }
         let mut units = Vec::new();
@@ -638,7 +695,7 @@ impl Plans {
                 continue;
             }
             let memo_key = (p.key, deps, base & p.deps, gen_);
-            let unit = match self.memo.get(&memo_key) {
+            let mut unit = match self.memo.get(&memo_key) {
                 Some(u) => *u,
                 None => {
                     let u = match (narrow, &p.reads) {
@@ -653,14 +710,14 @@ impl Plans {
                     u
                 }
             };
+            // What the engine checks for the values left to it: this field
+            // alone, not every operand again.
+            (unit.case, unit.field) = p.site.unwrap_or((NO_FIELD, NO_FIELD));
             if !units.contains(&unit) {
                 units.push(unit);
             }
         }
-        let start = self.units.len() as u32;
-        let len = units.len() as u16;
-        self.units.extend(units);
-        Check::Table { start, len }
+        Some(units)
     }
 
     /// Tabulates `holds` over the bits `deps`, the others as in `base`. With
@@ -700,7 +757,21 @@ impl Plans {
         let ask = if ask.iter().any(|&w| w != 0) { self.bitmap(ask) } else { NO_ASK };
         let sub = if subs.iter().any(|&s| s != NO_ASK) { self.subs(subs) } else { NO_ASK };
         let range_start = self.ranges_of(ranges.clone());
-        Unit { range_start, range_len: ranges.len() as u8, bitmap, ask, sub }
+        let (lo, width) = match ranges[..] {
+            [one] => (one.lo, one.width),
+            _ => (0, 0),
+        };
+        Unit {
+            lo,
+            width,
+            range_start,
+            range_len: ranges.len() as u8,
+            bitmap,
+            ask,
+            sub,
+            case: NO_FIELD,
+            field: NO_FIELD,
+        }
     }
 
     /// The index of a unit that answers by itself, added to the units.
@@ -799,6 +870,7 @@ fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
             deps: Some(deps.expr(&path, t)?).filter(|d| d & !own == 0)?,
             holds: Box::new(move |b| isa.condition_holds(leaf, t, b, gen_)),
             forms: 0,
+            site: None,
             reads: None,
         });
     }
@@ -851,6 +923,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                     key: key.clone(),
                     deps: all,
                     forms: deps.forms(&[St::top(leaf, c)], fi)?,
+                    site: Some((c, fi as u16)),
                     holds: Box::new(move |b| isa.operand_holds(leaf, c, fi, b, gen_)),
                     reads: Some(Box::new(move |known, value, params| {
                         let d = Deps { known, value, params, ..Deps::new(isa, gen_) };
@@ -862,6 +935,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                     key: format!("leaf {leaf} cases {key}"),
                     deps: all | when,
                     forms: 0,
+                    site: None,
                     holds: Box::new(move |b| {
                         let c = isa.case_in_force(leaf, b, gen_);
                         having

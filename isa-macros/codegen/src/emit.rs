@@ -433,46 +433,25 @@ impl Emit for Tree {
     }
 }
 
-impl Emit for Check {
-    fn emit(&self) -> TokenStream {
-        match self {
-            Check::Table { start, len } => {
-                let (s, l) = (start.emit(), len.emit());
-                quote!(::isa_runtime::Check::Table { start: #s, len: #l })
-            }
-            Check::Slow => quote!(::isa_runtime::Check::Slow),
-        }
-    }
-}
-
 impl Emit for Plan {
     fn emit(&self) -> TokenStream {
-        let (r, o, l) = (self.requires.emit(), self.operands.emit(), self.length.emit());
-        quote!(::isa_runtime::Plan { requires: #r, operands: #o, length: #l })
-    }
-}
-
-impl Emit for Length {
-    fn emit(&self) -> TokenStream {
-        match *self {
-            Length::Fixed(n) => {
-                let n = n.emit();
-                quote!(::isa_runtime::Length::Fixed(#n))
-            }
-            Length::Choice { start, len, then, otherwise } => {
-                let (s, l, t, o) = (start.emit(), len.emit(), then.emit(), otherwise.emit());
-                quote!(::isa_runtime::Length::Choice { start: #s, len: #l, then: #t, otherwise: #o })
-            }
-            Length::Slow => quote!(::isa_runtime::Length::Slow),
-        }
+        let (m, v, u) = (self.mask.emit(), self.value.emit(), self.units.emit());
+        let (r, o, c, f) = (self.requires.emit(), self.operands.emit(), self.choice.emit(), self.flags.emit());
+        let (t, e) = (self.then.emit(), self.otherwise.emit());
+        quote!(::isa_runtime::Plan {
+            mask: #m, value: #v, units: #u, requires: #r, operands: #o, choice: #c, flags: #f, then: #t, otherwise: #e
+        })
     }
 }
 
 impl Emit for Unit {
     fn emit(&self) -> TokenStream {
         let (s, l, b, a) = (self.range_start.emit(), self.range_len.emit(), self.bitmap.emit(), self.ask.emit());
-        let sub = self.sub.emit();
-        quote!(::isa_runtime::Unit { range_start: #s, range_len: #l, bitmap: #b, ask: #a, sub: #sub })
+        let (sub, lo, w) = (self.sub.emit(), self.lo.emit(), self.width.emit());
+        let (c, f) = (self.case.emit(), self.field.emit());
+        quote!(::isa_runtime::Unit {
+            lo: #lo, width: #w, range_start: #s, range_len: #l, bitmap: #b, ask: #a, sub: #sub, case: #c, field: #f
+        })
     }
 }
 

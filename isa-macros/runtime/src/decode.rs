@@ -20,10 +20,11 @@ impl Isa {
         self.decode_reference(bits, gen_)
     }
 
-    /// Decodes through the precomputed tables alone: `None` for a word they
-    /// leave to the reference code (an invalid word, or a check too wide to
-    /// tabulate, such as a literal's value). Tests and benchmarks use it to
-    /// see how much of an instruction set the tables cover.
+    /// Decodes through the precomputed tables, the reference code checking
+    /// only what they leave to it (a check too wide to tabulate, such as a
+    /// literal's value): `None` for a word they leave to the reference
+    /// decoder whole (an invalid one, among others). Tests and benchmarks
+    /// use it to see how much of an instruction set the tables cover.
     pub fn decode_by_tables(&self, bits: Bits, gen_: u32) -> Option<Inst> {
         self.decode_fast(self.dispatch?, bits, gen_)
     }

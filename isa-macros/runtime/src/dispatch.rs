@@ -35,8 +35,8 @@ pub struct Dispatch {
     pub gen_bounds: &'static [u32],
     /// One tree per group, by group index.
     pub trees: &'static [Tree],
-    /// Per leaf and generation class, at `leaf * classes + class`, where
-    /// `classes = gen_bounds.len() + 1`.
+    /// Per generation class and leaf, at `class * leaves + leaf`: a class's
+    /// plans are contiguous, so decoding one generation touches one block.
     pub plans: &'static [Plan],
     /// The parts plans refer to.
     pub units: &'static [Unit],
@@ -73,15 +73,72 @@ pub struct Node {
     pub first: u32,
 }
 
-/// How a leaf's conditions and operands are checked in one generation class.
+/// How a leaf is recognised and checked in one generation class: everything
+/// decoding reads about a candidate, in 32 bytes (two per cache line), so
+/// that it need not touch the leaf's full description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
 pub struct Plan {
+    /// The leaf's identifying bits among the word's first 64 (all of them
+    /// unless [`Plan::WIDE`]).
+    pub mask: u64,
+    pub value: u64,
+    /// Its parts, from `units[units]`: `requires` conditions, then operand
+    /// checks, then the length's choice.
+    pub units: u32,
+    pub requires: u8,
+    pub operands: u8,
+    pub choice: u8,
+    /// [`Plan::ABSENT`] and the others.
+    pub flags: u8,
+    /// The length in bits: fixed, or when [`Plan::CHOICE`], `then` when
+    /// the choice's parts hold and `otherwise` when not.
+    pub then: u16,
+    pub otherwise: u16,
+}
+
+impl Plan {
+    /// The leaf does not exist in this generation class.
+    pub const ABSENT: u8 = 1;
+    /// Identifying bits past the first 64, or past the shortest form of a
+    /// variable-length leaf: compared with the leaf's own mask.
+    pub const WIDE: u8 = 2;
+    /// `requires` is left to the reference code.
+    pub const REQUIRES_SLOW: u8 = 4;
+    /// The operand checks are left to the reference code.
+    pub const OPERANDS_SLOW: u8 = 8;
+    /// The length is chosen by the `choice` parts.
+    pub const CHOICE: u8 = 16;
+    /// The length is left to the reference code.
+    pub const LENGTH_SLOW: u8 = 32;
+
     /// Its `requires` conditions.
-    pub requires: Check,
+    pub fn requires(&self) -> Check {
+        match self.flags & Plan::REQUIRES_SLOW {
+            0 => Check::Table { start: self.units, len: self.requires as u16 },
+            _ => Check::Slow,
+        }
+    }
+
     /// Its case's enum fields and operand sub-encodings.
-    pub operands: Check,
+    pub fn operands(&self) -> Check {
+        match self.flags & Plan::OPERANDS_SLOW {
+            0 => Check::Table { start: self.units + self.requires as u32, len: self.operands as u16 },
+            _ => Check::Slow,
+        }
+    }
+
     /// Its length.
-    pub length: Length,
+    pub fn length(&self) -> Length {
+        if self.flags & Plan::LENGTH_SLOW != 0 {
+            Length::Slow
+        } else if self.flags & Plan::CHOICE != 0 {
+            let start = self.units + self.requires as u32 + self.operands as u32;
+            Length::Choice { start, len: self.choice as u16, then: self.then, otherwise: self.otherwise }
+        } else {
+            Length::Fixed(self.then)
+        }
+    }
 }
 
 /// An instruction's length in bits, as its plan knows it.
@@ -117,6 +174,9 @@ pub enum Check {
 /// (a GCN literal's 32-bit value) and the reference code decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Unit {
+    /// The one range read, when `range_len` is 1 (read without `ranges`).
+    pub lo: u8,
+    pub width: u8,
     pub range_start: u32,
     pub range_len: u8,
     pub bitmap: u32,
@@ -125,7 +185,15 @@ pub struct Unit {
     /// Where the units answering the `ask` values start in `subs`;
     /// [`NO_ASK`] when the reference code answers them all.
     pub sub: u32,
+    /// For an operand check: the case and field the reference code checks
+    /// for a value left to it (the others are answered); [`NO_FIELD`] for a
+    /// part it cannot check alone.
+    pub case: u16,
+    pub field: u16,
 }
+
+/// A [`Unit`] whose part the reference code cannot check alone.
+pub const NO_FIELD: u16 = u16::MAX;
 
 /// A [`Unit`] that answers for every value (in `ask`), or a value no unit
 /// answers (in `sub` and `subs`).
@@ -138,8 +206,10 @@ impl Dispatch {
         self.gen_bounds.iter().take_while(|&&b| b <= gen_).count()
     }
 
-    fn plan(&self, leaf: u16, class: usize) -> Option<&Plan> {
-        self.plans.get(leaf as usize * (self.gen_bounds.len() + 1) + class)
+    /// The plans of generation class `class`, by leaf.
+    #[inline]
+    pub fn plans_of(&self, class: usize, leaves: usize) -> &'static [Plan] {
+        self.plans.get(class * leaves..(class + 1) * leaves).unwrap_or(&[])
     }
 
     /// The leaves of `group` whose identifying bits may match `word`, in
@@ -165,7 +235,19 @@ impl Dispatch {
     /// a part leaves it to the reference code.
     #[inline]
     fn holds(&self, start: u32, len: u16, bits: Bits) -> Option<bool> {
+        match self.answer(start, len, bits)? {
+            Answer::Holds => Some(true),
+            Answer::Fails => Some(false),
+            Answer::Ask(_) => None,
+        }
+    }
+
+    /// [`Dispatch::holds`], saying which part is left to the reference code
+    /// when only one is.
+    #[inline]
+    fn answer(&self, start: u32, len: u16, bits: Bits) -> Option<Answer<'_>> {
         let units = self.units.get(start as usize..start as usize + len as usize)?;
+        let mut asked: Option<&Unit> = None;
         let mut ask = false;
         for u in units {
             let i = self.index(u, bits)?;
@@ -178,26 +260,34 @@ impl Dispatch {
                     // A unit that answers: it has no `ask` of its own.
                     Some(s) => {
                         if !self.bit(s.bitmap, self.index(s, bits)?) {
-                            return Some(false);
+                            return Some(Answer::Fails);
                         }
                     }
-                    None => ask = true,
+                    None => {
+                        // A second part left to the engine: it checks all.
+                        ask |= asked.is_some() || u.field == NO_FIELD;
+                        asked = Some(u);
+                    }
                 }
             } else if !self.bit(u.bitmap, i) {
-                return Some(false);
+                return Some(Answer::Fails);
             }
         }
-        (!ask).then_some(true)
+        Some(match asked {
+            _ if ask => return None,
+            Some(u) => Answer::Ask(u),
+            None => Answer::Holds,
+        })
     }
 
     /// The value of the bits unit `u` reads.
     #[inline]
     fn index(&self, u: &Unit, bits: Bits) -> Option<usize> {
+        if u.range_len == 1 {
+            return Some(((bits >> u.lo) as u64 & low_mask(u.width)) as usize);
+        }
         let r = self.ranges.get(u.range_start as usize..u.range_start as usize + u.range_len as usize)?;
-        Some(match r {
-            [one] => ((bits >> one.lo) as u64 & low_mask(one.width)) as usize,
-            r => crate::bits::extract(bits, 0, r) as usize,
-        })
+        Some(crate::bits::extract(bits, 0, r) as usize)
     }
 
     /// Bit `i` of the bitmap at `at`.
@@ -205,6 +295,14 @@ impl Dispatch {
     fn bit(&self, at: u32, i: usize) -> bool {
         self.bitmaps.get(at as usize + i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1)
     }
+}
+
+/// What the tables say of a check.
+enum Answer<'a> {
+    Holds,
+    Fails,
+    /// Every part holds but this one, which the reference code decides.
+    Ask(&'a Unit),
 }
 
 /// The low `width` bits set.
@@ -221,49 +319,86 @@ impl Isa {
     pub(crate) fn decode_fast(&self, d: &Dispatch, bits: Bits, gen_: u32) -> Option<Inst> {
         let width = self.groups[0].bits;
         let bits = bits & mask_of(0, width);
-        let class = d.class_of(gen_);
+        let plans = d.plans_of(d.class_of(gen_), self.leaves.len());
         for &l in d.candidates(0, bits) {
-            let leaf = &self.leaves[l as usize];
-            if !leaf.exists_in(gen_) {
-                continue;
-            }
-            let plan = d.plan(l, class)?;
-            let len_bits = match plan.length {
-                Length::Fixed(n) => n as u32,
-                Length::Choice { start, len, then, otherwise } => {
-                    if d.holds(start, len, bits)? {
-                        then as u32
-                    } else {
-                        otherwise as u32
-                    }
+            let p = plans.get(l as usize)?;
+            if p.flags & (Plan::ABSENT | Plan::CHOICE | Plan::LENGTH_SLOW | Plan::WIDE) != 0 {
+                if p.flags & Plan::ABSENT != 0 {
+                    continue;
                 }
-                Length::Slow => match leaf.length {
-                    None => leaf.bits,
-                    Some(_) => self.length_of(l, bits, gen_).ok()?,
-                },
-            };
-            // The instruction's own bits (see `Isa::masked_to_length`).
-            let own = bits & mask_of(0, len_bits);
-            if own & leaf.mask != leaf.value {
+                match self.decode_unusual(d, p, l, bits, gen_)? {
+                    Some(inst) => return Some(inst),
+                    None => continue,
+                }
+            }
+            // The common case: a fixed length and identifying bits among
+            // the first 64.
+            let own = bits & mask_of(0, p.then as u32);
+            if (own as u64) & p.mask != p.value {
                 continue;
             }
-            let required = match plan.requires {
-                Check::Table { start, len } => d.holds(start, len, own)?,
-                Check::Slow => self.requires_hold(l, own, gen_),
-            };
-            if !required {
-                continue;
+            match self.checks_hold(d, p, l, own, gen_) {
+                Some(true) => return Some(Inst { leaf: l, len: (p.then / 8) as u8, bits: own }),
+                Some(false) => continue,
+                None => return None,
             }
-            let inst = Inst { leaf: l, len: (len_bits / 8) as u8, bits: own };
-            let ok = match plan.operands {
-                Check::Table { start, len } => match d.holds(start, len, inst.bits) {
-                    Some(ok) => ok,
-                    None => self.operands_hold(l, inst.bits, gen_),
-                },
-                Check::Slow => self.operands_hold(l, inst.bits, gen_),
-            };
-            return ok.then_some(inst);
         }
         None
+    }
+
+    /// [`Isa::decode_fast`] for a leaf whose length is chosen or evaluated,
+    /// or whose identifying bits reach past the first 64: `Some(None)` when
+    /// the word is not this leaf (the next candidate may be it).
+    fn decode_unusual(&self, d: &Dispatch, p: &Plan, l: u16, bits: Bits, gen_: u32) -> Option<Option<Inst>> {
+        let leaf = &self.leaves[l as usize];
+        if !leaf.exists_in(gen_) {
+            return Some(None);
+        }
+        let len_bits = match p.length() {
+            Length::Fixed(n) => n as u32,
+            Length::Choice { start, len, then, otherwise } => {
+                if d.holds(start, len, bits)? {
+                    then as u32
+                } else {
+                    otherwise as u32
+                }
+            }
+            Length::Slow => match leaf.length {
+                None => leaf.bits,
+                Some(_) => self.length_of(l, bits, gen_).ok()?,
+            },
+        };
+        // The instruction's own bits (see `Isa::masked_to_length`).
+        let own = bits & mask_of(0, len_bits);
+        if own & leaf.mask != leaf.value {
+            return Some(None);
+        }
+        Some(self.checks_hold(d, p, l, own, gen_)?.then_some(Inst { leaf: l, len: (len_bits / 8) as u8, bits: own }))
+    }
+
+    /// Whether the `requires` conditions and then the operand checks of
+    /// leaf `l` hold for its own bits `own`: `Some(false)` when a condition
+    /// fails (the next candidate may match), `None` when an operand fails or
+    /// the tables leave it to the reference code.
+    #[inline]
+    fn checks_hold(&self, d: &Dispatch, p: &Plan, l: u16, own: Bits, gen_: u32) -> Option<bool> {
+        let required = match p.flags & Plan::REQUIRES_SLOW {
+            0 => d.holds(p.units, p.requires as u16, own)?,
+            _ => self.requires_hold(l, own, gen_),
+        };
+        if !required {
+            return Some(false);
+        }
+        let ok = match p.flags & Plan::OPERANDS_SLOW {
+            0 => match d.answer(p.units + p.requires as u32, p.operands as u16, own) {
+                Some(Answer::Holds) => true,
+                Some(Answer::Fails) => false,
+                // A GCN literal: its own check only.
+                Some(Answer::Ask(u)) => self.operand_holds(l, u.case, u.field as usize, own, gen_),
+                None => self.operands_hold(l, own, gen_),
+            },
+            _ => self.operands_hold(l, own, gen_),
+        };
+        ok.then_some(true)
     }
 }
