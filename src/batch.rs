@@ -202,6 +202,7 @@ pub fn disasm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<S
 
 /// Disassembles machine code in the syntax (and padding) `opts` names.
 pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: Streams) -> io::Result<Stats> {
+    let decoder = isa.decoder(gen_);
     each_line(io, |line, text| {
         let bytes = match hex::read_line(line, format) {
             Ok(b) => b,
@@ -211,7 +212,7 @@ pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: St
                 return false;
             }
         };
-        match isa.decode_bytes(&bytes, gen_) {
+        match decoder.decode_bytes(&bytes) {
             Ok((inst, len)) if len == bytes.len() => {
                 isa.print_with(&inst, gen_, opts, text);
                 true

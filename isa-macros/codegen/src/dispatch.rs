@@ -594,6 +594,9 @@ impl Plans {
         let (Some(nr), Some(no), Some(nc)) = (count(&requires), count(&operands), count(&choice)) else {
             return SLOW;
         };
+        if requires.iter().chain(&operands).chain(&choice).any(|u| u.ask != NO_ASK) {
+            flags |= Plan::ASKS;
+        }
         let units = self.units.len() as u32;
         self.units.extend(requires.into_iter().chain(operands).chain(choice));
         Plan {

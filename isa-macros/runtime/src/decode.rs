@@ -12,12 +12,13 @@ impl Isa {
     /// first byte in memory) for generation `gen_`. `bits` may run on into the
     /// next instruction: only the instruction's own length is kept.
     pub fn decode(&self, bits: Bits, gen_: u32) -> Result<Inst, DecodeError> {
-        if let Some(d) = self.dispatch
-            && let Some(inst) = self.decode_fast(d, bits, gen_)
-        {
-            return Ok(inst);
-        }
-        self.decode_reference(bits, gen_)
+        self.decoder(gen_).decode(bits)
+    }
+
+    /// The decoder of generation `gen_`, for decoding many words.
+    pub fn decoder(&self, gen_: u32) -> Decoder<'_> {
+        let plans = self.dispatch.map_or(&[][..], |d| d.plans_of(d.class_of(gen_), self.leaves.len()));
+        Decoder { isa: self, gen_, plans, width: mask_of(0, self.groups[0].bits) }
     }
 
     /// Decodes through the precomputed tables, the reference code checking
@@ -26,7 +27,8 @@ impl Isa {
     /// decoder whole (an invalid one, among others). Tests and benchmarks
     /// use it to see how much of an instruction set the tables cover.
     pub fn decode_by_tables(&self, bits: Bits, gen_: u32) -> Option<Inst> {
-        self.decode_fast(self.dispatch?, bits, gen_)
+        let d = self.decoder(gen_);
+        self.decode_fast(self.dispatch?, d.plans, bits & d.width, gen_)
     }
 
     /// The reference decoder: scans the leaves in priority order and evaluates
@@ -58,35 +60,7 @@ impl Isa {
 
     /// Decodes from bytes in memory order; returns the instruction and its length.
     pub fn decode_bytes(&self, bytes: &[u8], gen_: u32) -> Result<(Inst, usize), DecodeError> {
-        let bits = match bytes.first_chunk::<16>() {
-            // The usual case inside a code buffer: one load (decoding keeps
-            // only the group's width, and the instruction's own length).
-            Some(chunk) => Bits::from_le_bytes(*chunk),
-            None => {
-                let mut buf = [0u8; 16];
-                buf[..bytes.len()].copy_from_slice(bytes);
-                Bits::from_le_bytes(buf)
-            }
-        };
-        let bits = bits & mask_of(0, self.groups[0].bits);
-        if let Some(d) = self.dispatch
-            && let Some(inst) = self.decode_fast(d, bits, gen_)
-            && inst.len_bytes() <= bytes.len()
-        {
-            return Ok((inst, inst.len_bytes()));
-        }
-        let need = (self.min_bits() / 8) as usize;
-        if bytes.len() < need {
-            return Err(DecodeError::Truncated { have: bytes.len(), need });
-        }
-        let width = self.groups[0].bits;
-        let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
-        let len = (self.length_of(leaf, bits, gen_)? / 8) as usize;
-        if bytes.len() < len {
-            return Err(DecodeError::Truncated { have: bytes.len(), need: len });
-        }
-        let inst = self.decode_reference(bits, gen_)?;
-        Ok((inst, inst.len_bytes()))
+        self.decoder(gen_).decode_bytes(bytes)
     }
 
     /// Whether the `requires` conditions of `leaf` hold for an encoding whose
@@ -445,6 +419,76 @@ impl Isa {
         let mut path = [Step::top(inst.leaf, (leaf.cases.len() - 1) as u16)];
         path[0].case = self.select_case(&mut env, &mut path, 0, 0);
         leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
+    }
+}
+
+/// Decoding for one generation, as a disassembler walking a code buffer
+/// does: what stays the same from one word to the next (the generation's
+/// class of tables, the width of a word) is looked up once.
+#[derive(Clone, Copy, Debug)]
+pub struct Decoder<'a> {
+    isa: &'a Isa,
+    gen_: u32,
+    /// The plans of the generation's class (empty without tables).
+    plans: &'static [crate::Plan],
+    /// The bits of a word of the instruction group.
+    width: Bits,
+}
+
+impl Decoder<'_> {
+    /// Decodes one instruction from `bits` (see [`Isa::decode`]).
+    pub fn decode(&self, bits: Bits) -> Result<Inst, DecodeError> {
+        let isa = self.isa;
+        if let Some(d) = isa.dispatch
+            && let Some(inst) = isa.decode_fast(d, self.plans, bits & self.width, self.gen_)
+        {
+            return Ok(inst);
+        }
+        isa.decode_reference(bits, self.gen_)
+    }
+
+    /// Decodes from bytes in memory order; returns the instruction and its
+    /// length (see [`Isa::decode_bytes`]).
+    #[inline]
+    pub fn decode_bytes(&self, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+        let (isa, gen_) = (self.isa, self.gen_);
+        let bits = match bytes.first_chunk::<16>() {
+            // The usual case inside a code buffer: one load (decoding keeps
+            // only the group's width, and the instruction's own length).
+            Some(chunk) => Bits::from_le_bytes(*chunk),
+            None => {
+                let mut buf = [0u8; 16];
+                buf[..bytes.len()].copy_from_slice(bytes);
+                Bits::from_le_bytes(buf)
+            }
+        };
+        let bits = bits & self.width;
+        if let Some(d) = isa.dispatch
+            && let Some(inst) = isa.decode_fast(d, self.plans, bits, gen_)
+            && inst.len_bytes() <= bytes.len()
+        {
+            return Ok((inst, inst.len_bytes()));
+        }
+        isa.decode_bytes_slowly(bytes, bits, gen_)
+    }
+}
+
+impl Isa {
+    /// [`Decoder::decode_bytes`] without the tables: the errors, and what
+    /// the tables leave to the reference decoder.
+    fn decode_bytes_slowly(&self, bytes: &[u8], bits: Bits, gen_: u32) -> Result<(Inst, usize), DecodeError> {
+        let need = (self.min_bits() / 8) as usize;
+        if bytes.len() < need {
+            return Err(DecodeError::Truncated { have: bytes.len(), need });
+        }
+        let width = self.groups[0].bits;
+        let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
+        let len = (self.length_of(leaf, bits, gen_)? / 8) as usize;
+        if bytes.len() < len {
+            return Err(DecodeError::Truncated { have: bytes.len(), need: len });
+        }
+        let inst = self.decode_reference(bits, gen_)?;
+        Ok((inst, inst.len_bytes()))
     }
 }
 

@@ -111,6 +111,9 @@ impl Plan {
     pub const CHOICE: u8 = 16;
     /// The length is left to the reference code.
     pub const LENGTH_SLOW: u8 = 32;
+    /// Some part may leave a value to a second unit or the reference code
+    /// (without it, every part answers from its own bitmap).
+    pub const ASKS: u8 = 64;
 
     /// Its `requires` conditions.
     pub fn requires(&self) -> Check {
@@ -242,6 +245,18 @@ impl Dispatch {
         }
     }
 
+    /// Whether every part of a check none of whose parts asks holds for
+    /// `bits`: one bitmap lookup per part, with no early exit to mispredict.
+    #[inline]
+    fn all_hold(&self, start: u32, len: u8, bits: Bits) -> bool {
+        let units = self.units.get(start as usize..start as usize + len as usize).unwrap_or(&[]);
+        let mut ok = true;
+        for u in units {
+            ok &= self.index(u, bits).is_some_and(|i| self.bit(u.bitmap, i));
+        }
+        ok
+    }
+
     /// [`Dispatch::holds`], saying which part is left to the reference code
     /// when only one is.
     #[inline]
@@ -315,11 +330,9 @@ impl Isa {
     /// Decodes through the precomputed tables: `Some` only for a word the
     /// reference decoder accepts, with the same result; `None` means "ask the
     /// reference decoder" (the word is invalid, or a check was not tabulated).
+    /// `plans` are those of `gen_`'s class.
     #[inline]
-    pub(crate) fn decode_fast(&self, d: &Dispatch, bits: Bits, gen_: u32) -> Option<Inst> {
-        let width = self.groups[0].bits;
-        let bits = bits & mask_of(0, width);
-        let plans = d.plans_of(d.class_of(gen_), self.leaves.len());
+    pub(crate) fn decode_fast(&self, d: &Dispatch, plans: &[Plan], bits: Bits, gen_: u32) -> Option<Inst> {
         for &l in d.candidates(0, bits) {
             let p = plans.get(l as usize)?;
             if p.flags & (Plan::ABSENT | Plan::CHOICE | Plan::LENGTH_SLOW | Plan::WIDE) != 0 {
@@ -382,6 +395,13 @@ impl Isa {
     /// the tables leave it to the reference code.
     #[inline]
     fn checks_hold(&self, d: &Dispatch, p: &Plan, l: u16, own: Bits, gen_: u32) -> Option<bool> {
+        if p.flags & (Plan::ASKS | Plan::REQUIRES_SLOW | Plan::OPERANDS_SLOW) == 0 {
+            // The common case: every part answers from its bitmap.
+            if !d.all_hold(p.units, p.requires, own) {
+                return Some(false);
+            }
+            return d.all_hold(p.units + p.requires as u32, p.operands, own).then_some(true);
+        }
         let required = match p.flags & Plan::REQUIRES_SLOW {
             0 => d.holds(p.units, p.requires as u16, own)?,
             _ => self.requires_hold(l, own, gen_),

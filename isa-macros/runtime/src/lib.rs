@@ -25,6 +25,7 @@ mod sample;
 mod tables;
 
 pub use bits::{Bits, extract, insert, mask_of, width_of};
+pub use decode::Decoder;
 pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, Tree, Unit};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
