@@ -105,13 +105,27 @@ impl Env<'_> {
         }
         let mut stack = [0i64; MAX_STACK];
         let mut sp = 0usize;
+        // Fields read so far, by index: a field named many times (GCN's
+        // literal against each inline constant) is read once, its value
+        // the same throughout (nothing here changes the bits or the path,
+        // and its bits are marked read the first time).
+        let mut seen = [(u16::MAX, 0i64); 4];
         for op in e {
             // The generator bounds the stack depth, so these pushes stay in range;
             // the checks keep a corrupted table from panicking all the same.
             match *op {
                 Op::Lit(v) => push(&mut stack, &mut sp, v),
                 Op::Field(i) => {
-                    let v = self.field(path, i);
+                    let v = match seen.iter().find(|(f, _)| *f == i) {
+                        Some(&(_, v)) => v,
+                        None => {
+                            let v = self.field(path, i);
+                            if let Some(free) = seen.iter_mut().find(|(f, _)| *f == u16::MAX) {
+                                *free = (i, v);
+                            }
+                            v
+                        }
+                    };
                     push(&mut stack, &mut sp, v)
                 }
                 Op::Param(i) => {
