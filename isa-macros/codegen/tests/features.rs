@@ -1258,3 +1258,96 @@ fn saturating_counts_and_name_suffixes() {
     let inst = isa.decode(0x000b, 0).unwrap();
     assert_eq!(isa.print(&inst, 0), "wait 3");
 }
+
+/// A 16-bit source whose forms are told apart by its top bits, one of which
+/// is an index into a table of 12 constants (ir3's float table): too wide to
+/// tabulate whole, so the decoding tables switch on the form bits and check
+/// the index in a second table; its swizzle names every value and is not
+/// checked at all; and `R`, a parameter only shown, does not make the two
+/// cases' sources two checks.
+const FORMS: &str = r#"
+isa: forms
+instruction: op
+enums:
+  swz: {0: x, 1: y, 2: z, 3: w}
+  konst: {0: "(0.0)", 1: "(0.5)", 2: "(1.0)", 3: "(2.0)", 4: "(e)", 5: "(pi)", 6: "(1/pi)", 7: "(3.0)", 8: "(5.0)", 9: "(6.0)", 10: "(7.0)", 11: "(4.0)"}
+bitsets:
+  src:
+    size: 16
+    params:
+      R: {type: bool, display: "(r)"}
+      FULL: {type: bool}
+  src-reg:
+    extends: src
+    pattern: {13..15: "000", 10..12: "000"}
+    fields:
+      N: {bits: 0..7, type: uint}
+      SW: {bits: 8..9, type: swz}
+    display: "{R}r{N}.{SW}"
+  src-table:
+    extends: src
+    pattern: {13..15: "101", 10..12: "000"}
+    requires: FULL
+    fields:
+      K: {bits: 0..9, type: konst}
+    display: "{R}{K}"
+  src-imm:
+    extends: src
+    pattern: {13..15: "100"}
+    fields:
+      V: {bits: 0..12, type: int}
+    display: "{R}#{V}"
+  op:
+    size: 32
+    fields:
+      SRC: {bits: 0..15, type: src, params: {R: RB, FULL: F}}
+      RB: {bits: 16, type: bool}
+      REP: {bits: 17..18, type: uint}
+      F: {bits: 19, type: bool}
+      OPC: {bits: 20..31, type: uint}
+    cases:
+      - when: RB && REP == 0
+        display: "{NAME} (nop) {SRC}"
+        fields:
+          SRC: {bits: 0..15, type: src, params: {R: 0, FULL: F}}
+    display: "{NAME}{REP} {SRC}"
+instructions:
+  - {extends: op, field: OPC, opcodes: {mov: 1}}
+"#;
+
+#[test]
+fn an_operand_too_wide_to_tabulate_is_tabulated_by_its_form() {
+    use isa_runtime::{Check, NO_ASK};
+    let isa = load("forms", FORMS);
+    let d = isa.dispatch.expect("tables");
+    let mov = isa.leaf_by_key("mov").expect("mov");
+    let plan = d.plans_of(d.class_of(0), isa.leaves.len())[mov as usize];
+    let Check::Table { start, len } = plan.operands() else { panic!("the source is tabulated: {plan:?}") };
+    let units = &d.units[start as usize..(start + len as u32) as usize];
+    // One part, the source: both cases' sources are one check.
+    assert_eq!(units.len(), 1, "{units:?}");
+    let u = units[0];
+    let read: u32 = d.ranges[u.range_start as usize..][..u.range_len as usize].iter().map(|r| r.width as u32).sum();
+    assert!(read <= 8, "the part switches on the form bits only: {u:?}");
+    assert!(u.sub != NO_ASK, "the table form's index has a second table: {u:?}");
+    // A register answers from the first table: its swizzle is not checked.
+    let ranges = &d.ranges[u.range_start as usize..][..u.range_len as usize];
+    let reg = isa_runtime::extract(0x0012 | 1 << 20, 0, ranges) as usize;
+    let bit = |at: u32| d.bitmaps[at as usize + reg / 64] >> (reg % 64) & 1 == 1;
+    assert!(bit(u.bitmap) && (u.ask == NO_ASK || !bit(u.ask)), "a register holds without asking: {u:?}");
+    // Every value of the source, with the other bits varied, decodes as the
+    // reference decoder decodes it, through the tables alone where it decodes.
+    let mut decoded = 0;
+    for v in 0..1u128 << 16 {
+        let word = v | ((v * 0x9e37) & 0xf) << 16 | 1 << 20;
+        let want = isa.decode_reference(word, 0);
+        assert_eq!(isa.decode(word, 0), want, "word {word:#x}");
+        if let Ok(inst) = want {
+            decoded += 1;
+            assert_eq!(isa.decode_by_tables(word, 0), Some(inst), "word {word:#x}");
+        }
+    }
+    // Registers (1024 values), immediates (8192), and the table's 12
+    // entries when FULL is set.
+    assert!(decoded > 9_000, "{decoded}");
+}
