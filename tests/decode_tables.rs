@@ -132,7 +132,7 @@ fn the_tables_decode_most_instructions_alone() {
         let mut rng = TestRng::new(5);
         let (mut alone, mut all) = (0, 0);
         for g in gens(isa) {
-            let plans = d.plans_of(d.class_of(g), isa.leaves.len());
+            let plans = d.plans_for(g);
             for leaf in isa.instructions(g) {
                 for _ in 0..4 {
                     let Some(inst) = isa.sample(leaf, g, &mut || rng.next_u64()) else { continue };

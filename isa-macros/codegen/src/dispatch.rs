@@ -194,32 +194,32 @@ impl TreeBuilder<'_> {
             return slot;
         }
         let (cands, fixed) = key;
-        let slot =
-            match (cands.len() > 1 && depth < MAX_TREE_DEPTH).then(|| self.best_window(&cands, fixed, depth)).flatten()
-            {
-                None => self.list(&cands),
-                Some((lo, w)) => {
-                    let index = self.nodes.len();
-                    let first = self.slots.len() as u32;
-                    self.nodes.push(Node { lo: lo as u8, width: w as u8, first });
-                    self.slots.extend(std::iter::repeat_n(0, 1 << w));
-                    let window = mask_of(lo, w);
-                    for v in 0..1u32 << w {
-                        let want = (v as Bits) << lo;
-                        let child: Vec<u16> = cands
-                            .iter()
-                            .copied()
-                            .filter(|&c| {
-                                let (m, val) = self.mask_value(c);
-                                (want ^ val) & m & window == 0
-                            })
-                            .collect();
-                        let s = self.build(child, fixed | window, depth + 1);
-                        self.slots[(first + v) as usize] = s;
-                    }
-                    NODE | index as u32
+        let split =
+            if cands.len() > 1 && depth < MAX_TREE_DEPTH { self.best_window(&cands, fixed, depth) } else { None };
+        let slot = match split {
+            None => self.list(&cands),
+            Some((lo, w)) => {
+                let index = self.nodes.len();
+                let first = self.slots.len() as u32;
+                self.nodes.push(Node { lo: lo as u8, width: w as u8, first });
+                self.slots.extend(std::iter::repeat_n(0, 1 << w));
+                let window = mask_of(lo, w);
+                for v in 0..1u32 << w {
+                    let want = (v as Bits) << lo;
+                    let child: Vec<u16> = cands
+                        .iter()
+                        .copied()
+                        .filter(|&c| {
+                            let (m, val) = self.mask_value(c);
+                            (want ^ val) & m & window == 0
+                        })
+                        .collect();
+                    let s = self.build(child, fixed | window, depth + 1);
+                    self.slots[(first + v) as usize] = s;
                 }
-            };
+                NODE | index as u32
+            }
+        };
         self.built.insert((cands, fixed), slot);
         slot
     }
@@ -309,6 +309,13 @@ impl St {
     fn in_word(&self, local: Bits) -> Option<Bits> {
         let shifted = local.checked_shl(self.base)?;
         Some(if self.map.is_empty() { shifted } else { isa_runtime::insert(0, 0, self.map, shifted).0 })
+    }
+
+    /// The place of the operand in field `fi`, made of `ranges` (its form
+    /// not yet known).
+    fn operand(&self, ranges: &'static [Range], fi: usize) -> Option<St> {
+        let (base, map) = self.child(ranges)?;
+        Some(St { leaf: 0, case: 0, base, via: fi as u16, map })
     }
 
     /// Where the operand in a field made of `ranges` sits (as the engine places it).
@@ -422,8 +429,7 @@ impl<'a> Deps<'a> {
                 if path.len() >= MAX_DEPTH {
                     return None;
                 }
-                let (base, map) = s.child(r)?;
-                let place = St { leaf: 0, case: 0, base, via: fi as u16, map };
+                let place = s.operand(r, fi)?;
                 let select = self.select(path, group, place)?;
                 let width = self.isa.groups[group as usize].bits;
                 let (mut checks, mut catch_all) = (0, false);
@@ -453,8 +459,7 @@ impl<'a> Deps<'a> {
         let s = *path.last()?;
         let f = &self.isa.leaves[s.leaf as usize].cases[s.case as usize].fields[fi];
         let (Ty::Group { group, .. }, Src::Bits(r)) = (f.ty, f.src) else { return Some(0) };
-        let (base, map) = s.child(r)?;
-        let place = St { leaf: 0, case: 0, base, via: fi as u16, map };
+        let place = s.operand(r, fi)?;
         let g = &self.isa.groups[group as usize];
         let mut d = 0;
         for &l in g.leaves {
@@ -756,10 +761,12 @@ impl Plans {
                 }
             }
         }
-        let bitmap = self.bitmap(bitmap);
-        let ask = if ask.iter().any(|&w| w != 0) { self.bitmap(ask) } else { NO_ASK };
-        let sub = if subs.iter().any(|&s| s != NO_ASK) { self.subs(subs) } else { NO_ASK };
-        let range_start = self.ranges_of(ranges.clone());
+        let bitmap = intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap);
+        let ask =
+            if ask.iter().any(|&w| w != 0) { intern(&mut self.bitmaps, &mut self.bitmap_at, ask) } else { NO_ASK };
+        let sub =
+            if subs.iter().any(|&s| s != NO_ASK) { intern(&mut self.subs, &mut self.subs_at, subs) } else { NO_ASK };
+        let range_start = intern(&mut self.ranges, &mut self.ranges_at, ranges.clone());
         let (lo, width) = match ranges[..] {
             [one] => (one.lo, one.width),
             _ => (0, 0),
@@ -782,37 +789,15 @@ impl Plans {
         self.units.push(u);
         (self.units.len() - 1) as u32
     }
+}
 
-    /// Where `subs` is in the shared table (added when new).
-    fn subs(&mut self, subs: Vec<u32>) -> u32 {
-        let next = self.subs.len() as u32;
-        *self.subs_at.entry(subs).or_insert_with_key(|s| {
-            self.subs.extend_from_slice(s);
-            next
-        })
-    }
-
-    /// Where `ranges` is in the shared table (added when new).
-    fn ranges_of(&mut self, ranges: Vec<Range>) -> u32 {
-        let next = self.ranges.len() as u32;
-        *self.ranges_at.entry(ranges).or_insert_with_key(|r| {
-            self.ranges.extend_from_slice(r);
-            next
-        })
-    }
-
-    /// Where `bitmap` is in the shared bitmaps (added when new).
-    fn bitmap(&mut self, bitmap: Vec<u64>) -> u32 {
-        match self.bitmap_at.get(&bitmap) {
-            Some(&at) => at,
-            None => {
-                let at = self.bitmaps.len() as u32;
-                self.bitmaps.extend_from_slice(&bitmap);
-                self.bitmap_at.insert(bitmap, at);
-                at
-            }
-        }
-    }
+/// Where `v` is in the shared `table` (appended when new; `at` remembers).
+fn intern<T: Clone + Eq + std::hash::Hash>(table: &mut Vec<T>, at: &mut HashMap<Vec<T>, u32>, v: Vec<T>) -> u32 {
+    let next = table.len() as u32;
+    *at.entry(v).or_insert_with_key(|v| {
+        table.extend_from_slice(v);
+        next
+    })
 }
 
 /// Splits an expression into operands (`conjuncts`, `disjuncts`).
@@ -1012,7 +997,8 @@ fn site_key(isa: &Isa, fields: &[Field], f: &Field, leaf: u16, case: usize) -> S
                 .iter()
                 .enumerate()
                 .map(|(i, e)| {
-                    if i >= 64 || used & (1 << i) == 0 {
+                    // Past 64 parameters, all are counted as read.
+                    if i < 64 && used & (1 << i) == 0 {
                         return "_".to_string();
                     }
                     spell(fields, e, leaf, case, 0)

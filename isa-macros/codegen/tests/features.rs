@@ -1321,7 +1321,7 @@ fn an_operand_too_wide_to_tabulate_is_tabulated_by_its_form() {
     let isa = load("forms", FORMS);
     let d = isa.dispatch.expect("tables");
     let mov = isa.leaf_by_key("mov").expect("mov");
-    let plan = d.plans_of(d.class_of(0), isa.leaves.len())[mov as usize];
+    let plan = d.plans_for(0)[mov as usize];
     let Check::Table { start, len } = plan.operands() else { panic!("the source is tabulated: {plan:?}") };
     let units = &d.units[start as usize..(start + len as u32) as usize];
     // One part, the source: both cases' sources are one check.

@@ -17,7 +17,7 @@ impl Isa {
 
     /// The decoder of generation `gen_`, for decoding many words.
     pub fn decoder(&self, gen_: u32) -> Decoder<'_> {
-        let plans = self.dispatch.map_or(&[][..], |d| d.plans_of(d.class_of(gen_), self.leaves.len()));
+        let plans = self.dispatch.map_or(&[][..], |d| d.plans_for(gen_));
         Decoder { isa: self, gen_, plans, width: mask_of(0, self.groups[0].bits) }
     }
 

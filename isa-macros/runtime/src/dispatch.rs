@@ -209,9 +209,12 @@ impl Dispatch {
         self.gen_bounds.iter().take_while(|&&b| b <= gen_).count()
     }
 
-    /// The plans of generation class `class`, by leaf.
+    /// The plans of generation `gen_`'s class, by leaf.
     #[inline]
-    pub fn plans_of(&self, class: usize, leaves: usize) -> &'static [Plan] {
+    pub fn plans_for(&self, gen_: u32) -> &'static [Plan] {
+        let classes = self.gen_bounds.len() + 1;
+        let leaves = self.plans.len() / classes;
+        let class = self.class_of(gen_);
         self.plans.get(class * leaves..(class + 1) * leaves).unwrap_or(&[])
     }
 
