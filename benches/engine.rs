@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use isa_runtime::{Builder, Inst, Isa, Src, TestRng};
+use isa_runtime::{Builder, Inst, Isa, PrintOpts, Src, TestRng};
 
 /// Random instructions drawn per opcode and generation.
 const SAMPLES_PER_OPCODE: u32 = 4;
@@ -167,6 +167,23 @@ fn bench_target(c: &mut Criterion, isa: &'static Isa) {
             for it in &items {
                 out.clear();
                 isa.print_to(black_box(&it.inst), it.gen_, &mut out);
+                black_box(&out);
+            }
+        })
+    });
+    g.finish();
+
+    // A disassembler binds its generation once too, and its printer
+    // remembers operand texts from one instruction to the next.
+    let mut g = c.benchmark_group("printer");
+    g.throughput(Throughput::Elements(n));
+    g.bench_function(isa.name, |b| {
+        let mut out = String::with_capacity(256);
+        let mut printers: Vec<_> = decoders.iter().map(|&(g, _)| isa.printer(g, PrintOpts::default())).collect();
+        b.iter(|| {
+            for (it, &(_, d)) in items.iter().zip(&at) {
+                out.clear();
+                printers[d].print_to(black_box(&it.inst), &mut out);
                 black_box(&out);
             }
         })

@@ -17,6 +17,7 @@ mod eval;
 mod float;
 mod int_expr;
 pub mod machine;
+mod memo;
 mod mnemonics;
 mod parse;
 mod place;
@@ -32,6 +33,7 @@ pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop};
 pub use machine::Machine;
 pub use parse::{conjuncts, disjuncts, select_operands};
+pub use print::Printer;
 pub use sample::TestRng;
 pub use tables::*;
 

@@ -6,6 +6,7 @@ use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
 use crate::eval::{Env, Step};
+use crate::memo::{Key, MAX_PARAMS, Memo};
 use crate::tables::{Isa, PrintOpts, Src, Tok, Ty};
 
 impl Isa {
@@ -16,12 +17,22 @@ impl Isa {
 
     /// Appends the assembly text of `inst` in the syntax `opts` names.
     pub fn print_with(&self, inst: &Inst, gen_: u32, opts: PrintOpts, out: &mut String) {
+        self.print_line(inst, gen_, opts, None, out);
+    }
+
+    /// A printer for many instructions of generation `gen_` in the syntax
+    /// `opts` names, which remembers the operands it has printed.
+    pub fn printer(&self, gen_: u32, opts: PrintOpts) -> Printer<'_> {
+        Printer { isa: self, gen_, opts, memo: Memo::new(self) }
+    }
+
+    fn print_line(&self, inst: &Inst, gen_: u32, opts: PrintOpts, memo: Option<&mut Memo>, out: &mut String) {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
         let syntax = self.syntaxes.get(opts.syntax as usize);
         let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
         let column = if pad { syntax.map_or(0, |s| s.column as usize) } else { 0 };
-        let mut line = Line { syntax: opts.syntax, column, start: out.len() };
+        let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo };
         self.print_leaf(&mut env, &mut path, 0, out, &mut line);
     }
 
@@ -57,7 +68,7 @@ impl Isa {
         path: &mut [Step; MAX_DEPTH],
         depth: usize,
         out: &mut String,
-        line: &mut Line,
+        line: &mut Line<'_>,
     ) {
         let case = self.select_case(env, &mut path[..], depth, line.syntax);
         path[depth].case = case;
@@ -90,18 +101,32 @@ impl Isa {
         case: &crate::Case,
         i: u16,
         out: &mut String,
-        line: &mut Line,
+        line: &mut Line<'_>,
     ) {
         let field = &case.fields[i as usize];
-        if let (Ty::Group { group, .. }, Src::Bits(ranges)) = (field.ty, field.src) {
-            if depth + 1 < MAX_DEPTH
-                && let Some(at) = path[depth].child(ranges)
-                && self.pick_leaf(env, &mut path[..], depth + 1, group, at, i).is_some()
-            {
-                self.print_leaf(env, path, depth + 1, out, line);
-            } else {
+        if let (Ty::Group { group, params }, Src::Bits(ranges)) = (field.ty, field.src) {
+            let at = path[depth].child(ranges).filter(|_| depth + 1 < MAX_DEPTH);
+            let key = match (&mut line.memo, at) {
+                (Some(memo), Some(at)) if memo.remembers(group) => {
+                    let key = self.memo_key(env, &path[..=depth], (group, params), Step { via: i, ..place(at) });
+                    if let Some(text) = key.as_ref().and_then(|k| memo.get(k)) {
+                        out.push_str(text);
+                        return;
+                    }
+                    key
+                }
+                _ => None,
+            };
+            let start = out.len();
+            match at {
+                Some(at) if self.pick_leaf(env, &mut path[..], depth + 1, group, at, i).is_some() => {
+                    self.print_leaf(env, path, depth + 1, out, line);
+                    if let (Some(key), Some(memo)) = (key, &mut line.memo) {
+                        memo.put(key, &out[start..]);
+                    }
+                }
                 // Decode already rejected this; printing stays total anyway.
-                out.push('?');
+                _ => out.push('?'),
             }
             return;
         }
@@ -125,18 +150,68 @@ impl Isa {
         let case = &self.leaves[leaf as usize].cases[ci as usize];
         let i = case.fields.iter().position(|f| f.name == show).ok_or_else(|| format!("no field {show}"))?;
         let mut out = String::new();
-        let mut line = Line { syntax: 0, column: 0, start: 0 };
+        let mut line = Line { syntax: 0, column: 0, start: 0, memo: None };
         self.print_field(&mut env, &mut path, 0, case, i as u16, &mut out, &mut line);
         Ok(out)
     }
+
+    /// What an operand's text depends on (see [`crate::memo`]), if it fits
+    /// a key: the parameter values its field passes in are evaluated at
+    /// `parent`.
+    fn memo_key(
+        &self,
+        env: &mut Env<'_>,
+        parent: &[Step],
+        (group, params): (u16, &[crate::Expr]),
+        at: Step,
+    ) -> Option<Key> {
+        let g = &self.groups[group as usize];
+        let mut values = [0; MAX_PARAMS];
+        let values = values.get_mut(..g.params.len())?;
+        // A parameter the field does not pass is zero, as `Env::param` reads it.
+        for (v, e) in values.iter_mut().zip(params) {
+            *v = env.eval(parent, e);
+        }
+        Key::new(group, parent.len(), at.word(env.bits, g.bits), values)
+    }
 }
 
-/// Where a line is being printed: its syntax, and the column `{|}` pads to (0:
-/// no padding) counted from `start` in the output.
-struct Line {
+/// Prints many instructions of one generation in one syntax, remembering the
+/// text of each operand it prints (see [`crate::memo`]): a disassembler over
+/// real code prints the same registers and constants again and again. The
+/// text is the same as [`Isa::print_with`]'s.
+pub struct Printer<'a> {
+    isa: &'a Isa,
+    gen_: u32,
+    opts: PrintOpts,
+    memo: Memo,
+}
+
+impl Printer<'_> {
+    /// Appends the assembly text of `inst` to `out`.
+    pub fn print_to(&mut self, inst: &Inst, out: &mut String) {
+        self.isa.print_line(inst, self.gen_, self.opts, Some(&mut self.memo), out);
+    }
+
+    /// How many operand texts came from memory rather than being printed.
+    pub fn hits(&self) -> u64 {
+        self.memo.hits
+    }
+}
+
+/// Where an operand of a field sits, as a step without its leaf chosen yet.
+fn place(at: (u32, &'static [crate::Range])) -> Step {
+    Step { leaf: 0, case: 0, base: at.0, via: 0, map: at.1 }
+}
+
+/// Where a line is being printed: its syntax, the column `{|}` pads to (0:
+/// no padding) counted from `start` in the output, and the operand texts
+/// remembered, if any.
+struct Line<'m> {
     syntax: u16,
     column: usize,
     start: usize,
+    memo: Option<&'m mut Memo>,
 }
 
 /// Formats a scalar field value by its type.

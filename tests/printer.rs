@@ -1,0 +1,63 @@
+//! A [`isa_runtime::Printer`], which remembers operand texts from one
+//! instruction to the next, prints exactly what `Isa::print_with` prints: for
+//! random instructions of every opcode and random words that decode, in every
+//! generation and syntax, padded or not, one printer over the whole run (so
+//! operands are remembered under one instruction and reused under another).
+
+use isa_runtime::{Isa, PrintOpts, TestRng, mask_of};
+
+fn instructions(isa: &Isa, gen_: u32, rng: &mut TestRng) -> Vec<isa_runtime::Inst> {
+    let mut out = Vec::new();
+    for &leaf in isa.groups[0].leaves {
+        for _ in 0..6 {
+            out.extend(isa.sample(leaf, gen_, &mut || rng.next_u64()));
+        }
+    }
+    for _ in 0..3_000 {
+        let w = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) & mask_of(0, isa.groups[0].bits);
+        out.extend(isa.decode(w, gen_).ok());
+    }
+    // Interleaved, so that operands of one encoding meet another's.
+    let n = out.len();
+    for i in 0..n {
+        out.swap(i, i + (rng.next_u64() as usize) % (n - i));
+    }
+    out
+}
+
+#[test]
+fn a_printer_prints_what_the_engine_prints() {
+    let mut rng = TestRng::new(11);
+    let mut bad = Vec::new();
+    let mut remembered = 0;
+    for isa in isa_specs::TARGETS {
+        let gens: Vec<u32> =
+            if isa.gens.is_empty() { vec![isa.default_gen] } else { isa.gens.iter().map(|g| g.value).collect() };
+        for g in gens {
+            let insts = instructions(isa, g, &mut rng);
+            for syntax in 0..isa.syntaxes.len().max(1) as u16 {
+                for pad in [None, Some(true)] {
+                    let opts = PrintOpts { syntax, pad };
+                    let mut printer = isa.printer(g, opts);
+                    let (mut want, mut got) = (String::new(), String::new());
+                    // Twice over: the second pass prints from what the first remembered.
+                    for inst in insts.iter().chain(&insts) {
+                        want.clear();
+                        got.clear();
+                        isa.print_with(inst, g, opts, &mut want);
+                        printer.print_to(inst, &mut got);
+                        if want != got {
+                            bad.push(format!("{} gen {g} syntax {syntax} {inst:x?}: `{got}`, want `{want}`", isa.name));
+                        }
+                    }
+                    remembered += printer.hits();
+                }
+            }
+        }
+    }
+    for b in bad.iter().take(30) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} texts differ", bad.len());
+    assert!(remembered > 1000, "the printers found only {remembered} operand texts in memory");
+}
