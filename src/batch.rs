@@ -4,6 +4,7 @@
 //! for a line that failed, and the run goes on. Blank input lines give blank
 //! output lines. Input is streamed, so memory stays flat however long it is.
 
+use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
 use isa_runtime::{Isa, PrintOpts};
@@ -62,12 +63,33 @@ const BLOCK_BYTES: usize = 1 << 20;
 /// Fewest lines worth sharing between threads.
 const PARALLEL_LINES: usize = 256;
 
+/// What one worker keeps from block to block: its own state (a printer
+/// that remembers operands), and the answers to its share of a block, one
+/// after another, each line's end in them and whether it is not an error.
+struct Worker<S> {
+    state: S,
+    text: String,
+    lines: Vec<(usize, bool)>,
+}
+
+/// How many workers answer a block: one per core.
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Runs `f` on each line of `input`, writing its answer to `out`; each line
 /// that fails is also reported on `err` as `isa: line N: <reason>`. Lines are
-/// read a block at a time, answered on every core, and written in order.
-fn each_line(io: Streams, f: impl Fn(&str, &mut String) -> bool + Sync) -> io::Result<Stats> {
+/// read a block at a time, answered on every core (each worker with its own
+/// state, from `states`), and written in order.
+fn each_line<S: Send>(
+    io: Streams,
+    states: Vec<S>,
+    f: impl Fn(&mut S, &str, &mut String) -> bool + Sync,
+) -> io::Result<Stats> {
     let Streams { input, out, err } = io;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut workers: Vec<Worker<S>> =
+        states.into_iter().map(|state| Worker { state, text: String::new(), lines: Vec::new() }).collect();
+    assert!(!workers.is_empty(), "a batch has a worker");
     let mut stats = Stats::default();
     let mut line = Vec::new();
     // The block's bytes, and each line's span in them with its length in
@@ -90,28 +112,45 @@ fn each_line(io: Streams, f: impl Fn(&str, &mut String) -> bool + Sync) -> io::R
         if spans.is_empty() {
             break;
         }
-        let answer = |&(a, b, n): &(usize, usize, usize)| answer_line(&data[a..b], n, &f);
-        let answers: Vec<(String, bool)> = if threads < 2 || spans.len() < PARALLEL_LINES {
-            spans.iter().map(answer).collect()
+        let answer = |w: &mut Worker<S>, lines: &[(usize, usize, usize)]| {
+            w.text.clear();
+            w.lines.clear();
+            for &(a, b, n) in lines {
+                let ok = answer_line(&data[a..b], n, &f, &mut w.state, &mut w.text);
+                w.lines.push((w.text.len(), ok));
+                w.text.push('\n');
+            }
+        };
+        let used = if workers.len() < 2 || spans.len() < PARALLEL_LINES {
+            answer(&mut workers[0], &spans);
+            1
         } else {
-            let per = spans.len().div_ceil(threads);
+            let per = spans.len().div_ceil(workers.len());
             std::thread::scope(|s| {
-                let workers: Vec<_> =
-                    spans.chunks(per).map(|c| s.spawn(move || c.iter().map(answer).collect::<Vec<_>>())).collect();
+                let running: Vec<_> =
+                    spans.chunks(per).zip(workers.iter_mut()).map(|(c, w)| s.spawn(move || answer(w, c))).collect();
+                let used = running.len();
                 // A worker's panic is the caller's, as if the lines were answered here.
-                workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+                for r in running {
+                    r.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                }
+                used
             })
         };
-        for (mut text, ok) in answers {
-            stats.lines += 1;
-            if !ok {
-                stats.failed += 1;
-                // Where the answer names the line's own text, it is already
-                // escaped and shortened; nothing raw reaches the terminal.
-                writeln!(err, "isa: line {}: {}", stats.lines, text.strip_prefix("error: ").unwrap_or(&text))?;
+        for w in &workers[..used] {
+            let mut start = 0;
+            for &(end, ok) in &w.lines {
+                stats.lines += 1;
+                if !ok {
+                    stats.failed += 1;
+                    // Where the answer names the line's own text, it is already
+                    // escaped and shortened; nothing raw reaches the terminal.
+                    let text = &w.text[start..end];
+                    writeln!(err, "isa: line {}: {}", stats.lines, text.strip_prefix("error: ").unwrap_or(text))?;
+                }
+                start = end + 1;
             }
-            text.push('\n');
-            out.write_all(text.as_bytes())?;
+            out.write_all(w.text.as_bytes())?;
         }
         // The answers to what was read, before waiting for more input.
         out.flush()?;
@@ -122,10 +161,16 @@ fn each_line(io: Streams, f: impl Fn(&str, &mut String) -> bool + Sync) -> io::R
     Ok(stats)
 }
 
-/// The answer to one line of `n` bytes whose first bytes are `buf`, and
-/// whether it is not an error.
-fn answer_line(buf: &[u8], n: usize, f: &impl Fn(&str, &mut String) -> bool) -> (String, bool) {
-    let mut text = String::new();
+/// Appends the answer to one line of `n` bytes whose first bytes are `buf`
+/// to `text`; returns whether it is not an error.
+fn answer_line<S>(
+    buf: &[u8],
+    n: usize,
+    f: &impl Fn(&mut S, &str, &mut String) -> bool,
+    state: &mut S,
+    text: &mut String,
+) -> bool {
+    let start = text.len();
     let ok = match checked_text(buf, n) {
         Err(reason) => {
             text.push_str("error: ");
@@ -133,19 +178,20 @@ fn answer_line(buf: &[u8], n: usize, f: &impl Fn(&str, &mut String) -> bool) -> 
             false
         }
         Ok(line) if line.trim().is_empty() => true,
-        Ok(line) => f(line, &mut text),
+        Ok(line) => f(state, line, text),
     };
     if !ok {
-        shorten(&mut text);
+        shorten(text, start);
     }
-    (text, ok)
+    ok
 }
 
-/// Cuts a failed line's answer to [`MAX_ERROR`] bytes: a message may quote
-/// the line (an unknown mnemonic 60 KiB long), and one answer is one line.
-fn shorten(text: &mut String) {
-    if text.len() > MAX_ERROR {
-        let mut end = MAX_ERROR;
+/// Cuts a failed line's answer (what `text` holds past `start`) to
+/// [`MAX_ERROR`] bytes: a message may quote the line (an unknown mnemonic
+/// 60 KiB long), and one answer is one line.
+fn shorten(text: &mut String, start: usize) {
+    if text.len() - start > MAX_ERROR {
+        let mut end = start + MAX_ERROR;
         while !text.is_char_boundary(end) {
             end -= 1;
         }
@@ -162,6 +208,10 @@ fn checked_text(buf: &[u8], len: usize) -> Result<&str, String> {
     }
     let line = std::str::from_utf8(buf).map_err(|e| format!("byte {}: not valid UTF-8", e.valid_up_to() + 1))?;
     let line = line.trim_end_matches(['\n', '\r']);
+    // Printable ASCII, the common case, needs no closer look.
+    if line.bytes().all(|b| (0x20..0x7f).contains(&b) || b == b'\t') {
+        return Ok(line);
+    }
     // A NUL or another control character is never part of an instruction, and
     // echoing it in a message would garble the terminal.
     if let Some((i, c)) = line.char_indices().find(|&(_, c)| c.is_control() && c != '\t') {
@@ -203,22 +253,20 @@ pub fn disasm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<S
 /// Disassembles machine code in the syntax (and padding) `opts` names.
 pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: Streams) -> io::Result<Stats> {
     let decoder = isa.decoder(gen_);
-    each_line(io, |line, text| {
-        let bytes = match hex::read_line(line, format) {
-            Ok(b) => b,
-            Err(e) => {
-                text.push_str("error: ");
-                text.push_str(&e);
-                return false;
-            }
-        };
-        match decoder.decode_bytes(&bytes) {
+    let states = (0..workers()).map(|_| (isa.printer(gen_, opts), Vec::new())).collect();
+    each_line(io, states, |(printer, bytes), line, text| {
+        if let Err(e) = hex::read_line_into(line, format, bytes) {
+            text.push_str("error: ");
+            text.push_str(&e);
+            return false;
+        }
+        match decoder.decode_bytes(bytes) {
             Ok((inst, len)) if len == bytes.len() => {
-                isa.print_with(&inst, gen_, opts, text);
+                printer.print_to(&inst, text);
                 true
             }
             Ok((_, len)) => {
-                text.push_str(&format!("error: the instruction is {len} bytes but the line holds {}", bytes.len()));
+                let _ = write!(text, "error: the instruction is {len} bytes but the line holds {}", bytes.len());
                 false
             }
             Err(e) => {
@@ -234,7 +282,7 @@ pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: St
                         return true;
                     }
                 }
-                text.push_str(&format!("error: {e}"));
+                let _ = write!(text, "error: {e}");
                 false
             }
         }
@@ -248,13 +296,13 @@ pub fn asm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<Stat
 
 /// Assembles text written in syntax `syntax` (an index into `isa.syntaxes`).
 pub fn asm_in(isa: &Isa, gen_: u32, syntax: u16, format: Format, io: Streams) -> io::Result<Stats> {
-    each_line(io, |line, text| match isa.assemble_in(line, gen_, syntax) {
+    each_line(io, vec![(); workers()], |(), line, text| match isa.assemble_in(line, gen_, syntax) {
         Ok((bits, width)) => {
             hex::write(bits, (width / 8) as usize, format, text);
             true
         }
         Err(e) => {
-            text.push_str(&format!("error: {e}"));
+            let _ = write!(text, "error: {e}");
             false
         }
     })
@@ -283,6 +331,32 @@ mod tests {
         assert!(lines[2].starts_with("error: "), "{}", lines[2]);
         assert_eq!(lines[4], "raw 0xFFFFFFFFFFFFFFFF");
         assert_eq!(stats, Stats { lines: 5, failed: 1 });
+    }
+
+    /// A block long enough to be shared between workers comes back in order,
+    /// each failed line reported with its own number.
+    #[test]
+    fn shared_blocks_answer_in_order() {
+        let n = BLOCK_LINES + 3 * PARALLEL_LINES + 7;
+        let line = |i: usize| if i % 97 == 5 { "zz".to_string() } else { "2024400000000020".to_string() };
+        let input: String = (0..n).map(|i| line(i) + "\n").collect();
+        let (one, _, _) = run("2024400000000020\n", |io| disasm(&ISA, 600, Format::Words64, io));
+        let (out, err, stats) = run(&input, |io| disasm(&ISA, 600, Format::Words64, io));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), n);
+        let bad: Vec<usize> = (0..n).filter(|i| i % 97 == 5).collect();
+        for (i, l) in lines.iter().enumerate() {
+            if bad.contains(&i) {
+                assert_eq!(*l, "error: column 1: `zz` is not hexadecimal", "line {}", i + 1);
+            } else {
+                assert_eq!(*l, one.trim_end(), "line {}", i + 1);
+            }
+        }
+        let reported: Vec<String> = err.lines().map(str::to_string).collect();
+        let want: Vec<String> =
+            bad.iter().map(|i| format!("isa: line {}: column 1: `zz` is not hexadecimal", i + 1)).collect();
+        assert_eq!(reported, want);
+        assert_eq!(stats, Stats { lines: n as u64, failed: bad.len() as u64 });
     }
 
     #[test]

@@ -26,51 +26,93 @@ impl Format {
 /// characters, from 1) of the token it is about.
 pub fn read_line(line: &str, format: Format) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    let tokens = line.split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']').filter(|t| !t.is_empty());
-    for tok in tokens {
-        let err = |what: &str| {
-            // `tok` is a slice of `line`: its offset is the pointers' distance.
-            let at = tok.as_ptr() as usize - line.as_ptr() as usize;
-            format!("column {}: `{}` {what}", line[..at].chars().count() + 1, shown(tok))
-        };
-        let digits = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")).unwrap_or(tok);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(err("is not hexadecimal"));
+    read_line_into(line, format, &mut out)?;
+    Ok(out)
+}
+
+/// [`read_line`] into `out`, which it clears first: a batch reads every line
+/// into one buffer.
+pub fn read_line_into(line: &str, format: Format, out: &mut Vec<u8>) -> Result<(), String> {
+    out.clear();
+    // Tokens lie between white space, commas and brackets. ASCII, the
+    // common case, is split byte by byte.
+    if line.is_ascii() {
+        let b = line.as_bytes();
+        let sep = |c: u8| c.is_ascii_whitespace() || c == 0x0b || matches!(c, b',' | b'[' | b']');
+        let mut i = 0;
+        loop {
+            while i < b.len() && sep(b[i]) {
+                i += 1;
+            }
+            if i == b.len() {
+                break;
+            }
+            let start = i;
+            while i < b.len() && !sep(b[i]) {
+                i += 1;
+            }
+            token(line, &line[start..i], format, out)?;
         }
-        let prefixed = digits.len() != tok.len();
-        match format {
-            Format::Words64 => {
-                if digits.len() > 16 {
-                    return Err(err("has more than 16 hex digits for a 64-bit word"));
-                }
-                // A shorter word is the last part of an instruction, as `write`
-                // puts a 32-bit one: its digits say how many bytes it holds.
-                if digits.len() % 2 != 0 {
-                    return Err(err("has an odd number of hex digits"));
-                }
-                let w = u64::from_str_radix(digits, 16).map_err(|e| err(&e.to_string()))?;
-                out.extend_from_slice(&w.to_le_bytes()[..digits.len() / 2]);
-            }
-            Format::Bytes if prefixed => {
-                if digits.len() > 2 {
-                    return Err(err("is more than one byte"));
-                }
-                out.push(u8::from_str_radix(digits, 16).map_err(|e| err(&e.to_string()))?);
-            }
-            Format::Bytes => {
-                if digits.len() % 2 != 0 {
-                    return Err(err("has an odd number of hex digits"));
-                }
-                for i in (0..digits.len()).step_by(2) {
-                    out.push(u8::from_str_radix(&digits[i..i + 2], 16).map_err(|e| err(&e.to_string()))?);
-                }
-            }
+    } else {
+        for tok in line.split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']').filter(|t| !t.is_empty())
+        {
+            token(line, tok, format, out)?;
         }
     }
     if out.is_empty() {
         return Err("no bytes on the line".into());
     }
-    Ok(out)
+    Ok(())
+}
+
+/// Reads token `tok` of `line` into `out`.
+fn token(line: &str, tok: &str, format: Format, out: &mut Vec<u8>) -> Result<(), String> {
+    let err = |what: &str| {
+        // `tok` is a slice of `line`: its offset is the pointers' distance.
+        let at = tok.as_ptr() as usize - line.as_ptr() as usize;
+        format!("column {}: `{}` {what}", line[..at].chars().count() + 1, shown(tok))
+    };
+    let digits = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")).unwrap_or(tok).as_bytes();
+    if digits.is_empty() || !digits.iter().all(|&d| nibble(d) < 16) {
+        return Err(err("is not hexadecimal"));
+    }
+    let prefixed = digits.len() != tok.len();
+    match format {
+        Format::Words64 => {
+            if digits.len() > 16 {
+                return Err(err("has more than 16 hex digits for a 64-bit word"));
+            }
+            // A shorter word is the last part of an instruction, as `write`
+            // puts a 32-bit one: its digits say how many bytes it holds.
+            if !digits.len().is_multiple_of(2) {
+                return Err(err("has an odd number of hex digits"));
+            }
+            let w = digits.iter().fold(0u64, |w, &d| w << 4 | nibble(d) as u64);
+            out.extend_from_slice(&w.to_le_bytes()[..digits.len() / 2]);
+        }
+        Format::Bytes if prefixed => {
+            if digits.len() > 2 {
+                return Err(err("is more than one byte"));
+            }
+            out.push(digits.iter().fold(0, |b, &d| b << 4 | nibble(d)));
+        }
+        Format::Bytes => {
+            if !digits.len().is_multiple_of(2) {
+                return Err(err("has an odd number of hex digits"));
+            }
+            out.extend(digits.chunks_exact(2).map(|p| nibble(p[0]) << 4 | nibble(p[1])));
+        }
+    }
+    Ok(())
+}
+
+/// The value of a hex digit; 16 or more for any other byte.
+fn nibble(d: u8) -> u8 {
+    match d {
+        b'0'..=b'9' => d - b'0',
+        b'a'..=b'f' | b'A'..=b'F' => (d | 0x20) - b'a' + 10,
+        _ => 0xff,
+    }
 }
 
 /// `tok` as a message may quote it: escaped, and cut short when long (a line
@@ -131,6 +173,11 @@ mod tests {
         assert_eq!(read_line("be800001", Format::Words64).unwrap(), [1, 0, 0x80, 0xbe]);
         assert_eq!(read_line("0x1122334455667788 99aabbcc", Format::Words64).unwrap().len(), 12);
         assert_eq!(read_line("0 027", Format::Words64).unwrap_err(), "column 1: `0` has an odd number of hex digits");
+        assert_eq!(read_line("0xAbCdEf0123456789", Format::Words64).unwrap(), 0xabcdef0123456789u64.to_le_bytes());
+        assert_eq!(read_line("0xF 0Xa9 fF", Format::Bytes).unwrap(), [0xf, 0xa9, 0xff]);
+        // Any white space parts tokens, Unicode's too.
+        assert_eq!(read_line(" [0x01,\t0x02]\u{a0}03\u{2003}04\r", Format::Bytes).unwrap(), [1, 2, 3, 4]);
+        assert_eq!(read_line("\u{a0}é1", Format::Bytes).unwrap_err(), "column 2: `é1` is not hexadecimal");
     }
 
     #[test]
