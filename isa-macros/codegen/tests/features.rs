@@ -1351,3 +1351,48 @@ fn an_operand_too_wide_to_tabulate_is_tabulated_by_its_form() {
     // entries when FULL is set.
     assert!(decoded > 9_000, "{decoded}");
 }
+
+/// An operand that pads to the mnemonic column: its text depends on what the
+/// line holds before it, so a printer that remembers operand texts must not
+/// remember it.
+const PADDED_OPERAND: &str = r#"
+isa: pad
+instruction: inst
+syntaxes:
+  plain: {column: 8, pad: true}
+bitsets:
+  inst:
+    size: 16
+  src:
+    size: 8
+    fields: {N: {bits: 0..7, type: uint}}
+    display: "{|}r{N}"
+  op:
+    extends: inst
+    fields:
+      OP: {bits: 8..15, type: uint}
+      S: {bits: 0..7, type: src}
+    display: "{NAME}{S}"
+instructions:
+  - {extends: op, field: OP, opcodes: {a: 1, abcd: 2}}
+"#;
+
+#[test]
+fn an_operand_padded_to_the_column_is_printed_each_time() {
+    use isa_runtime::PrintOpts;
+    let isa = load("padded-operand", PADDED_OPERAND);
+    let opts = PrintOpts { syntax: 0, pad: Some(true) };
+    let mut printer = isa.printer(0, opts);
+    let mut columns = Vec::new();
+    for word in [0x0105, 0x0205, 0x0105] {
+        let inst = isa.decode(word, 0).unwrap();
+        let (mut want, mut got) = (String::new(), String::new());
+        isa.print_with(&inst, 0, opts, &mut want);
+        printer.print_to(&inst, &mut got);
+        assert_eq!(got, want);
+        columns.push(got.find('r').unwrap());
+    }
+    // Each operand starts at the column after the padding, whatever the mnemonic.
+    assert_eq!(columns, [9, 9, 9]);
+    assert_eq!(printer.hits(), 0);
+}
