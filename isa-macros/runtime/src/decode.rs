@@ -132,7 +132,23 @@ impl Isa {
         via: u16,
     ) -> Option<u16> {
         let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
-        self.first_form(env, path, (depth, group, place), self.groups[group as usize].leaves, true)
+        self.first_form(env, path, (depth, group, place), self.groups[group as usize].leaves, true, None)
+    }
+
+    /// Whether [`Isa::select_leaf`] would pick `leaf`, given that its own
+    /// `requires` conditions hold: no form before it holds, and its
+    /// identifying bits match. The assembler checks those conditions apart,
+    /// so this does not evaluate them twice.
+    pub(crate) fn selects_before_requires(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step],
+        (depth, group, at, via): (usize, u16, (u32, &'static [Range]), u16),
+        leaf: u16,
+    ) -> bool {
+        let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
+        let leaves = self.groups[group as usize].leaves;
+        self.first_form(env, path, (depth, group, place), leaves, true, Some(leaf)) == Some(leaf)
     }
 
     /// [`Isa::select_leaf`] through the decision tree, when there is one,
@@ -149,11 +165,12 @@ impl Isa {
         let Some(d) = self.dispatch else { return self.select_leaf(env, path, depth, group, at, via) };
         let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
         let word = place.word(env.bits, self.groups[group as usize].bits);
-        self.first_form(env, path, (depth, group, place), d.candidates(group, word), false)
+        self.first_form(env, path, (depth, group, place), d.candidates(group, word), false, None)
     }
 
     /// The first of `leaves` (in priority order) that the word holds at
-    /// `(depth, group, place)`.
+    /// `(depth, group, place)`; the search ends at `until`, whose `requires`
+    /// are taken to hold.
     fn first_form(
         &self,
         env: &mut Env<'_>,
@@ -161,6 +178,7 @@ impl Isa {
         (depth, group, place): (usize, u16, Step),
         leaves: &[u16],
         track: bool,
+        until: Option<u16>,
     ) -> Option<u16> {
         let g = &self.groups[group as usize];
         let word = place.word(env.bits, g.bits);
@@ -173,6 +191,9 @@ impl Isa {
                 env.read |= place.in_word(leaf.mask & mask_of(0, g.bits));
             }
             let own = self.masked_to_length(leaf, l, word, env.gen_);
+            if Some(l) == until {
+                return (own & leaf.mask == leaf.value).then_some(l);
+            }
             if own & leaf.mask != leaf.value {
                 continue;
             }

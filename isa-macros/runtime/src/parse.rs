@@ -56,6 +56,9 @@ struct St {
     bound: Bits,
     cons: Vec<Con>,
     steps: Vec<Step>,
+    /// How many of `cons` a form's early check has looked at: a form nested
+    /// in another checks its own, the outer one only those after them.
+    checked: usize,
 }
 
 impl St {
@@ -67,6 +70,7 @@ impl St {
         self.bits = s.0;
         self.bound = s.1;
         self.cons.truncate(s.2);
+        self.checked = self.checked.min(s.2);
         self.steps.truncate(s.3);
     }
 
@@ -402,6 +406,17 @@ impl<'a> Parser<'a> {
                 st.push(path, What::Form { group, leaf: sub }, Want::Truthy(true));
                 add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
                 let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
+                    // A constraint of this form that no value of the bits
+                    // still unbound satisfies rules the reading out now, not
+                    // once per way of reading the operands after it. (Whether
+                    // the decoder picks the form reads every form of the
+                    // group: that is left to the solver.)
+                    let from = snap.2.max(st.checked);
+                    st.checked = st.cons.len();
+                    if st.cons[from..].iter().any(|c| !matches!(c.what, What::Form { .. }) && p.unsatisfiable(st, c)) {
+                        p.fail(pos2, || "operands do not fit any form of this instruction".into());
+                        return false;
+                    }
                     let inner = path.pop();
                     let r = p.seq(path, rest, pos2, st, &mut *k);
                     if let Some(s) = inner {
@@ -1033,7 +1048,8 @@ fn check(env: &mut Env<'_>, steps: &[Step], c: &Con) -> bool {
             path.copy_from_slice(c_path);
             let depth = path.len() - 1;
             let via = path[depth].via;
-            (isa.select_leaf(env, path, depth, group, at, via) == Some(leaf)) as i64
+            // The form's own `requires` are constraints of their own.
+            isa.selects_before_requires(env, path, (depth, group, at, via), leaf) as i64
         }
     };
     match c.want {
