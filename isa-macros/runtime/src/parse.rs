@@ -406,14 +406,15 @@ impl<'a> Parser<'a> {
                 st.push(path, What::Form { group, leaf: sub }, Want::Truthy(true));
                 add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
                 let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
-                    // A constraint of this form that no value of the bits
-                    // still unbound satisfies rules the reading out now, not
-                    // once per way of reading the operands after it. (Whether
-                    // the decoder picks the form reads every form of the
-                    // group: that is left to the solver.)
+                    // A constraint of this form that fails on bits the text
+                    // has bound rules the reading out now, not once per way
+                    // of reading the operands after it. (Enumerating unbound
+                    // bits here, or asking whether the decoder picks the form,
+                    // which reads every form of the group, costs more than it
+                    // saves: that is left to the solver.)
                     let from = snap.2.max(st.checked);
                     st.checked = st.cons.len();
-                    if st.cons[from..].iter().any(|c| !matches!(c.what, What::Form { .. }) && p.unsatisfiable(st, c)) {
+                    if st.cons[from..].iter().any(|c| !matches!(c.what, What::Form { .. }) && p.fails_now(st, c)) {
                         p.fail(pos2, || "operands do not fit any form of this instruction".into());
                         return false;
                     }
@@ -730,6 +731,13 @@ impl<'a> Parser<'a> {
         // other bits are, so stopping at the first failure decides too.
         let holds = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
         (env.read & !st.bound == 0).then_some(holds)
+    }
+
+    /// Whether `c` fails reading only bits bound so far: whatever the others
+    /// become, it fails.
+    fn fails_now(&self, st: &St, c: &Con) -> bool {
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        !check(&mut env, &st.steps, c) && env.read & !st.bound == 0
     }
 
     /// Whether no value of the unbound bits `c` reads makes it hold (false
