@@ -16,6 +16,7 @@ mod error;
 mod eval;
 mod float;
 mod int_expr;
+mod inverse;
 pub mod machine;
 mod memo;
 mod mnemonics;

@@ -608,6 +608,15 @@ impl<'a> Parser<'a> {
                 }
                 st.bind_field(&step, ranges, ((n >> k) as u128) & mask_of(0, width))
             }
+            // A value computed from one narrow field that only one value of
+            // it gives (see `inverse`): bind that field.
+            Src::Expr(e)
+                if let Val::Num(n) = v
+                    && let Some((source, raw)) = crate::inverse::unique_source(self.isa, &step, e, n) =>
+            {
+                let Src::Bits(ranges) = source.src else { return false };
+                st.bind_field(&step, ranges, raw)
+            }
             Src::Expr(_) | Src::Param(_) => {
                 let want = match v {
                     Val::Num(n) => Want::Eq(n),
