@@ -659,15 +659,6 @@ impl<'a> Parser<'a> {
     /// the value gives: all of them, or fewer through a low mask (`LIT & 0xffff`,
     /// a 16-bit operand's half of a literal), whose other bits it leaves alone.
     fn alias(&self, path: &[Step], idx: u16) -> Option<(Step, &'static Field, u32)> {
-        /// `F & (2^k - 1)`: F and k.
-        fn low_mask(e: &[Op]) -> Option<(u16, u32)> {
-            match *e {
-                [Op::Field(f), Op::Lit(m), Op::Bin(BinOp::BitAnd)] if m > 0 && (m + 1) & m == 0 => {
-                    Some((f, m.count_ones()))
-                }
-                _ => None,
-            }
-        }
         let mut depth = path.len().checked_sub(1)?;
         let mut idx = idx;
         let mut keep = u32::MAX;
@@ -699,6 +690,22 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// [`Parser::alias`] for parameter `p` of the leaf at the end of `path`:
+    /// the enclosing field whose value the parameter is.
+    fn param_alias(&self, path: &[Step], p: u16) -> Option<(Step, &'static Field, u32)> {
+        let (&step, outer) = path.split_last()?;
+        let parent = outer.last()?;
+        let pfield = self.isa.leaves[parent.leaf as usize].cases[parent.case as usize].fields.get(step.via as usize)?;
+        let Ty::Group { params, .. } = pfield.ty else { return None };
+        let e = params.get(p as usize)?;
+        let (f, keep) = match **e {
+            [Op::Field(f)] => (f, u32::MAX),
+            _ => low_mask(e)?,
+        };
+        let (at, field, k) = self.alias(outer, f)?;
+        Some((at, field, k.min(keep)))
     }
 
     /// Gives the bits the constraints read but the text left unbound the
@@ -874,38 +881,69 @@ impl<'a> Parser<'a> {
 
 impl Parser<'_> {
     /// Binds fields that a constraint pins to a constant (`OFFSET == 0` choosing
-    /// a case, alone or as one operand of a chain of `&&`), so the solver need
-    /// not enumerate them.
+    /// a case, `SEXT && !NEG` choosing a source modifier's form: a one-bit
+    /// flag is one, a negated field zero), alone or as one operand of a chain
+    /// of `&&`, so the solver need not enumerate them. A parameter pins the
+    /// enclosing field it is (see [`Parser::alias`]).
     fn bind_equalities(&self, st: &mut St) {
         let mut terms = Vec::new();
         for i in 0..st.cons.len() {
             let c = &st.cons[i];
             let (What::Expr(e), Want::Truthy(true)) = (c.what, c.want) else { continue };
-            let Some(&step) = st.path(c).last() else { continue };
             terms.clear();
             conjuncts(e, &mut terms);
             for &t in &terms {
-                let (f, k) = match *t {
-                    [Op::Field(f), Op::Lit(k), Op::Bin(BinOp::Eq)] | [Op::Lit(k), Op::Field(f), Op::Bin(BinOp::Eq)] => {
-                        (f, k)
-                    }
+                // What the term pins, and to what: `F == k`; `!F`, zero;
+                // `F` alone, one (for a one-bit field only, below).
+                let (op, k, alone) = match *t {
+                    [a @ (Op::Field(_) | Op::Param(_)), Op::Lit(k), Op::Bin(BinOp::Eq)]
+                    | [Op::Lit(k), a @ (Op::Field(_) | Op::Param(_)), Op::Bin(BinOp::Eq)] => (a, k, false),
+                    [a @ (Op::Field(_) | Op::Param(_)), Op::Not] => (a, 0, false),
+                    [a @ (Op::Field(_) | Op::Param(_))] => (a, 1, true),
                     _ => continue,
                 };
-                let leaf = &self.isa.leaves[step.leaf as usize];
-                let field = &leaf.cases[step.case as usize].fields[f as usize];
+                let path = st.path(&st.cons[i]);
+                let target = match op {
+                    Op::Field(f) => self.alias(path, f),
+                    Op::Param(p) => self.param_alias(path, p),
+                    _ => None,
+                };
+                let Some((at, field, keep)) = target else { continue };
                 let Src::Bits(ranges) = field.src else { continue };
-                let m = ranges.iter().fold(0, |m, r| m | step.in_word(mask_of(r.lo as u32, r.width as u32)));
+                let width = crate::width_of(ranges);
+                if alone && (keep != 1 || field.is_signed()) {
+                    continue;
+                }
+                if keep < width {
+                    // The value is the field's low bits (`LIT & 0xffff`).
+                    if k < 0 || k >> keep != 0 {
+                        continue;
+                    }
+                    let low = low_ranges(ranges, keep);
+                    if st.bound & low.iter().fold(0, |m, r| m | at.in_word(mask_of(r.lo as u32, r.width as u32))) == 0 {
+                        st.bind_field(&at, &low, k as u128);
+                    }
+                    continue;
+                }
+                let m = ranges.iter().fold(0, |m, r| m | at.in_word(mask_of(r.lo as u32, r.width as u32)));
                 if st.bound & m != 0 {
                     continue;
                 }
-                let width = crate::width_of(ranges);
                 let (min, max) = field_range(width, field.is_signed());
                 if (k as i128) < min || (k as i128) > max {
                     continue;
                 }
-                st.bind_field(&step, ranges, (k as u128) & mask_of(0, width));
+                st.bind_field(&at, ranges, (k as u128) & mask_of(0, width));
             }
         }
+    }
+}
+
+/// `F & (2^k - 1)`: F and k.
+fn low_mask(e: &[Op]) -> Option<(u16, u32)> {
+    match *e {
+        [Op::Field(f), Op::Lit(m), Op::Bin(BinOp::BitAnd)] if m > 0 && (m + 1) & m == 0 => Some((f, m.count_ones())),
+        _ => None,
     }
 }
 
