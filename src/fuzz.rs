@@ -91,16 +91,22 @@ fn disasm_line(p: Pick, bytes: &[u8]) {
 /// Disassembles `bytes` front to back as a code buffer is read: the next
 /// instruction where one decodes, else a step of the shortest instruction's
 /// width. Every decoded instruction moves on by at least one byte, so the
-/// walk ends; returns how many instructions decoded.
+/// walk ends; returns how many instructions decoded. One `Printer` prints
+/// them all, as `isa disasm` does, and must print what `print_with` prints
+/// (it remembers operand texts from one instruction to the next).
 pub fn walk(p: Pick, bytes: &[u8]) -> usize {
     let step = (p.isa.min_bits() as usize / 8).max(1);
-    let (mut at, mut decoded, mut text) = (0, 0, String::new());
+    let (mut at, mut decoded, mut text, mut remembered) = (0, 0, String::new(), String::new());
+    let mut printer = p.isa.printer(p.gen_, p.opts);
     while at < bytes.len() {
         match p.isa.decode_bytes(&bytes[at..], p.gen_) {
             Ok((inst, len)) => {
                 assert!(len > 0 && len == inst.len_bytes(), "at byte {at}: {inst:?} is {len} bytes");
                 text.clear();
                 p.isa.print_with(&inst, p.gen_, p.opts, &mut text);
+                remembered.clear();
+                printer.print_to(&inst, &mut remembered);
+                assert_eq!(remembered, text, "at byte {at}: the printer's text for {inst:?}");
                 decoded += 1;
                 at += len;
             }
