@@ -1356,9 +1356,12 @@ impl Isa {
         let mut found: Option<Inst> = None;
         // Spec order, not the decoder's priority order: a form listed first
         // (the shorter one) wins when the text fits several.
-        let mut order = Vec::new();
+        let mut order = Vec::with_capacity(16);
         crate::mnemonics::index(self, syntax).candidates(text, &mut order);
-        let mut st = St::default();
+        // Room for a typical line's constraints and scopes, and the deepest
+        // path: trying forms then allocates nothing.
+        let mut st = St { cons: Vec::with_capacity(64), steps: Vec::with_capacity(128), ..St::default() };
+        let mut path = Vec::with_capacity(crate::decode::MAX_DEPTH);
         for leaf in order {
             if !self.leaves[leaf as usize].exists_in(gen_) {
                 continue;
@@ -1374,7 +1377,8 @@ impl Isa {
                 st.clear();
                 let top = Step::top(leaf, ci as u16);
                 st.bind_pattern(&top, l.mask, l.value);
-                let mut path = vec![top];
+                path.clear();
+                path.push(top);
                 add_case_constraints(self, &path, &mut st, syntax, p.lenient);
                 let ok = p.seq(&mut path, case.display_in(syntax), 0, &mut st, &mut |p, _path, pos, st| {
                     let end = p.end_of(pos);
