@@ -26,6 +26,14 @@ const MAX_FREE_BITS: u32 = 12;
 enum Want {
     Truthy(bool),
     Eq(i64),
+    /// An earlier case's condition, assembling leniently: it may hold only
+    /// where the text's own bits, and what the text's own case pins, decide
+    /// it (a fuller template spelling what the shorter case prints); where
+    /// it reads bits left open, it must fail, or text with no field of its
+    /// own (`exec_hi`, the case after `P == 0`) would be read as the earlier
+    /// case. [`Parser::solve`]
+    /// settles which before solving; until then it counts as failing.
+    FalseUnlessSpelled,
 }
 
 #[derive(Clone, Copy)]
@@ -716,6 +724,28 @@ impl<'a> Parser<'a> {
     /// unset bits they read are enumerated together.
     fn solve(&self, st: &mut St, leaf: u16) -> Result<(), String> {
         self.bind_equalities(st);
+        // A lenient earlier-case condition decided by the text's bits and
+        // what the text's own case pins holds as it is; one that reads other
+        // bits must fail. Settled for this solve only: backtracking may bind
+        // other bits.
+        let mut settled = Vec::new();
+        for (i, c) in st.cons.iter_mut().enumerate() {
+            if matches!(c.want, Want::FalseUnlessSpelled) {
+                let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+                let v = check(&mut env, &st.steps, &Con { want: Want::Truthy(true), ..*c });
+                c.want = Want::Truthy(v && env.read & !st.bound == 0);
+                settled.push(i);
+            }
+        }
+        let result = self.solve_settled(st, leaf);
+        for i in settled {
+            st.cons[i].want = Want::FalseUnlessSpelled;
+        }
+        result
+    }
+
+    /// [`Parser::solve`], once the lenient conditions are settled.
+    fn solve_settled(&self, st: &mut St, leaf: u16) -> Result<(), String> {
         // Most lines bind every bit a constraint reads: one pass decides them.
         if let Some(decided) = self.decided(st, leaf) {
             return if decided { Ok(()) } else { Err("operands do not fit any form of this instruction".into()) };
@@ -752,6 +782,9 @@ impl<'a> Parser<'a> {
     /// Whether `c` fails reading only bits bound so far: whatever the others
     /// become, it fails.
     fn fails_now(&self, st: &St, c: &Con) -> bool {
+        if matches!(c.want, Want::FalseUnlessSpelled) {
+            return false; // settled once the whole text is bound
+        }
         let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
         !check(&mut env, &st.steps, c) && env.read & !st.bound == 0
     }
@@ -1110,6 +1143,7 @@ fn check(env: &mut Env<'_>, steps: &[Step], c: &Con) -> bool {
     match c.want {
         Want::Truthy(b) => (v != 0) == b,
         Want::Eq(x) => v == x,
+        Want::FalseUnlessSpelled => v == 0,
     }
 }
 
@@ -1130,7 +1164,8 @@ enum Val {
 /// case's condition holds and, unless `lenient`, every earlier one fails (the
 /// text is the printer's). Leniently, a fuller template may spell bits an
 /// earlier, shorter case prints (`load ..., 1, 0, 1, 0, 0` for what prints as
-/// `load ...`), as assemblers accept spellings their printers do not write.
+/// `load ...`), as assemblers accept spellings their printers do not write:
+/// an earlier condition may then hold where the text's bits decide it.
 fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, lenient: bool) {
     let Some(&step) = path.last() else { return };
     let leaf = &isa.leaves[step.leaf as usize];
@@ -1145,10 +1180,11 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, leni
             continue; // not a view of this syntax: the printer never picks it
         }
         if let Some(e) = case.when {
-            if lenient && j != step.case as usize {
-                continue;
-            }
-            let want = Want::Truthy(j == step.case as usize);
+            let want = match j == step.case as usize {
+                true => Want::Truthy(true),
+                false if lenient => Want::FalseUnlessSpelled,
+                false => Want::Truthy(false),
+            };
             st.cons.push(Con { path: at_default, what: What::Expr(e), want });
         }
     }
