@@ -272,6 +272,12 @@ pub(crate) fn format_float(raw: u64, width: u32, out: &mut String) {
             return;
         }
     };
+    // A NaN or an infinity prints as its bits: the assembler reads numbers,
+    // not `NaN` or `inf` (and a NaN's payload would not survive the name).
+    if !value.is_finite() {
+        let _ = write!(out, "0x{raw:x}");
+        return;
+    }
     let text = format!("{value:.6}");
     let back =
         if width == 64 { text.parse::<f64>().ok().map(f64::to_bits) } else { crate::parse::float_bits(&text, width) };
@@ -338,5 +344,11 @@ mod tests {
         // 2^-24 in half precision prints as 0.000000 in %f, which would not read back.
         format_float(0x0001, 16, &mut s);
         assert_eq!(s, "0x1");
+        // NaN and infinity as bits, which the assembler reads.
+        for (raw, width, text) in [(0x7e00, 16, "0x7e00"), (0xfc00, 16, "0xfc00"), (0x7f80_0000, 32, "0x7f800000")] {
+            s.clear();
+            format_float(raw, width, &mut s);
+            assert_eq!(s, text);
+        }
     }
 }
