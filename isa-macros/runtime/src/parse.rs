@@ -31,8 +31,8 @@ enum Want {
     /// it (a fuller template spelling what the shorter case prints); where
     /// it reads bits left open, it must fail, or text with no field of its
     /// own (`exec_hi`, the case after `P == 0`) would be read as the earlier
-    /// case. [`Parser::solve`]
-    /// settles which before solving; until then it counts as failing.
+    /// case. [`Parser::solve`] settles which before solving; until then it
+    /// counts as failing.
     FalseUnlessSpelled,
 }
 
@@ -953,13 +953,12 @@ impl Parser<'_> {
                         continue;
                     }
                     let low = low_ranges(ranges, keep);
-                    if st.bound & low.iter().fold(0, |m, r| m | at.in_word(mask_of(r.lo as u32, r.width as u32))) == 0 {
+                    if st.bound & word_mask(&at, &low) == 0 {
                         st.bind_field(&at, &low, k as u128);
                     }
                     continue;
                 }
-                let m = ranges.iter().fold(0, |m, r| m | at.in_word(mask_of(r.lo as u32, r.width as u32)));
-                if st.bound & m != 0 {
+                if st.bound & word_mask(&at, ranges) != 0 {
                     continue;
                 }
                 let (min, max) = field_range(width, field.is_signed());
@@ -970,6 +969,11 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// The instruction-word bits of a field made of `ranges` at `at`.
+fn word_mask(at: &Step, ranges: &[crate::Range]) -> Bits {
+    ranges.iter().fold(0, |m, r| m | at.in_word(mask_of(r.lo as u32, r.width as u32)))
 }
 
 /// `F & (2^k - 1)`: F and k.
