@@ -9,11 +9,12 @@
 //! operand encodings, a superset of what it reads). Parts wider than
 //! [`MAX_UNIT_BITS`] are left to the reference code at run time.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use isa_runtime::{
-    Bits, Dispatch, Expr, Field, Isa, Length, NO_ASK, NO_FIELD, NODE, Node, Op, Plan, Range, Src, Tree, Ty, Unit,
-    mask_of,
+    BinOp, Bits, Dispatch, Expr, Field, Isa, Length, NO_ASK, NO_FIELD, NODE, Node, Op, Plan, Range, Src, Step, Tree,
+    Ty, Unit, mask_of,
 };
 
 /// Widest tabulated part: a bitmap of 2^12 bits (512 bytes), so that tabulating stays quick at build time.
@@ -53,6 +54,7 @@ pub fn build(isa: &Isa) -> Dispatch {
         ranges: leak(p.ranges),
         bitmaps: leak(p.bitmaps),
         subs: leak(p.subs),
+        cuts: leak(p.cuts),
     }
 }
 
@@ -305,6 +307,11 @@ impl St {
         St { leaf, case, base: 0, via: 0, map: &[] }
     }
 
+    /// The engine's step of a scope chain.
+    fn step(&self) -> Step {
+        Step { leaf: self.leaf, case: self.case, base: self.base, via: self.via, map: self.map }
+    }
+
     /// The instruction-word bits of a mask of this leaf's bits.
     fn in_word(&self, local: Bits) -> Option<Bits> {
         let shifted = local.checked_shl(self.base)?;
@@ -339,6 +346,11 @@ struct Deps<'a> {
     value: Bits,
     /// Whether what an operand's parameters read counts.
     params: bool,
+    /// Bits (one run) that may be read only as one unsigned number compared
+    /// with constants, which are gathered in `cuts`; any other read of them
+    /// fails the walk. 0 when any read is allowed.
+    wide: Bits,
+    cuts: RefCell<Vec<i64>>,
 }
 
 impl<'a> Deps<'a> {
@@ -346,14 +358,79 @@ impl<'a> Deps<'a> {
         let s = path.last()?;
         let f = self.isa.leaves[s.leaf as usize].cases.get(s.case as usize)?.fields.get(idx as usize)?;
         match f.src {
-            Src::Bits(r) => s.in_word(ranges_mask(r, 0)),
+            // The wide bits read other than whole, or not compared.
+            Src::Bits(r) => s.in_word(ranges_mask(r, 0)).filter(|m| m & self.wide == 0),
             Src::Expr(e) => self.expr(path, e),
             Src::Param(p) => self.param(path, p),
         }
     }
 
+    /// The run of instruction-word bits whose number `op` (a field or
+    /// parameter read at the end of `path`) is, unsigned and unchanged: a
+    /// bit field, a field or parameter that is just one, or the low bits of
+    /// one (`LITERAL & 0xffff`). `Some(None)` for any other value.
+    fn plain(&self, path: &[St], op: Op) -> Option<Option<Bits>> {
+        match op {
+            Op::Field(i) => {
+                let s = path.last()?;
+                let f = self.isa.leaves[s.leaf as usize].cases.get(s.case as usize)?.fields.get(i as usize)?;
+                match f.src {
+                    Src::Bits([r]) if s.map.is_empty() && !f.is_signed() => Some(s.in_word(ranges_mask(&[*r], 0))),
+                    Src::Bits(_) => Some(None),
+                    Src::Expr(e) => self.plain_expr(path, e),
+                    Src::Param(p) => self.plain(path, Op::Param(p)),
+                }
+            }
+            Op::Param(p) => {
+                let n = path.len();
+                if n < 2 || !self.params {
+                    return Some(None);
+                }
+                let (step, parent) = (path[n - 1], &path[..n - 1]);
+                let ps = parent[n - 2];
+                let pf =
+                    self.isa.leaves[ps.leaf as usize].cases.get(ps.case as usize)?.fields.get(step.via as usize)?;
+                match pf.ty {
+                    Ty::Group { params, .. } => {
+                        params.get(p as usize).map_or(Some(None), |e| self.plain_expr(parent, e))
+                    }
+                    _ => Some(None),
+                }
+            }
+            _ => Some(None),
+        }
+    }
+
+    /// [`Deps::plain`] of a whole expression.
+    fn plain_expr(&self, path: &[St], e: Expr) -> Option<Option<Bits>> {
+        match *e {
+            [one] => self.plain(path, one),
+            [a, Op::Lit(m), Op::Bin(BinOp::BitAnd)] if low_ones(m) => {
+                Some(self.plain(path, a)?.map(|r| lowest(r, m.count_ones())))
+            }
+            _ => Some(None),
+        }
+    }
+
+    /// Whether the leaf at the end of `path` is never chosen: one of its
+    /// `requires` conditions reads only known bits and fails on them (a
+    /// literal form for 32-bit values, when the operand is a 16-bit one).
+    fn ruled_out(&self, path: &[St]) -> bool {
+        let Some(s) = path.last() else { return false };
+        let mut terms = Vec::new();
+        for r in self.isa.leaves[s.leaf as usize].requires {
+            isa_runtime::conjuncts(r, &mut terms);
+        }
+        let reads = Deps { known: self.known, value: self.value, ..Deps::new(self.isa, self.gen_) };
+        let steps: Vec<Step> = path.iter().map(|s| s.step()).collect();
+        terms.iter().any(|&t| {
+            reads.expr(path, t).is_some_and(|r| r & !self.known == 0)
+                && self.isa.eval_at(&steps, t, self.value & self.known, self.gen_) == 0
+        })
+    }
+
     fn new(isa: &'a Isa, gen_: u32) -> Deps<'a> {
-        Deps { isa, gen_, known: 0, value: 0, params: true }
+        Deps { isa, gen_, known: 0, value: 0, params: true, wide: 0, cuts: RefCell::new(Vec::new()) }
     }
 
     /// Whether the identifying bits of `leaf`, placed at `place`, may match
@@ -384,12 +461,35 @@ impl<'a> Deps<'a> {
 
     fn expr(&self, path: &[St], e: Expr) -> Option<Bits> {
         let mut d = 0;
-        for op in e {
-            d |= match *op {
+        let mut k = 0;
+        while k < e.len() {
+            let op = e[k];
+            if let Op::Field(_) | Op::Param(_) = op
+                && let Some(run) = self.plain(path, op)?
+            {
+                // `F & 0xffff` reads the low bits of F only.
+                let (run, last) = match e.get(k + 1..k + 3) {
+                    Some(&[Op::Lit(m), Op::Bin(BinOp::BitAnd)]) if low_ones(m) => (lowest(run, m.count_ones()), k + 2),
+                    _ => (run, k),
+                };
+                if self.wide != 0 && run == self.wide {
+                    self.cuts.borrow_mut().push(compared_with(e, k, last)?);
+                    d |= run;
+                    k = last + 1;
+                    continue;
+                }
+                if last > k {
+                    d |= Some(run).filter(|r| r & self.wide == 0)?;
+                    k = last + 1;
+                    continue;
+                }
+            }
+            d |= match op {
                 Op::Field(i) => self.field(path, i)?,
                 Op::Param(i) => self.param(path, i)?,
                 _ => 0,
             };
+            k += 1;
         }
         Some(d)
     }
@@ -407,9 +507,12 @@ impl<'a> Deps<'a> {
                 // Identifying bits past the short form depend on the length.
                 return None;
             }
-            d |= place.in_word(leaf.mask & mask_of(0, g.bits))?;
+            d |= place.in_word(leaf.mask & mask_of(0, g.bits)).filter(|m| m & self.wide == 0)?;
             path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place });
-            let r = leaf.requires.iter().try_fold(0, |acc, r| Some(acc | self.expr(path, r)?));
+            let r = match self.ruled_out(path) {
+                true => Some(0),
+                false => leaf.requires.iter().try_fold(0, |acc, r| Some(acc | self.expr(path, r)?)),
+            };
             path.pop();
             d |= r?;
         }
@@ -424,7 +527,7 @@ impl<'a> Deps<'a> {
         match (f.ty, f.src) {
             // An enum that names every value its bits can hold never fails.
             (Ty::Enum(e), Src::Bits(r)) if enum_is_total(self.isa, e, r) => Some(0),
-            (Ty::Enum(_), Src::Bits(r)) => s.in_word(ranges_mask(r, 0)),
+            (Ty::Enum(_), Src::Bits(r)) => s.in_word(ranges_mask(r, 0)).filter(|m| m & self.wide == 0),
             (Ty::Group { group, .. }, Src::Bits(r)) => {
                 if path.len() >= MAX_DEPTH {
                     return None;
@@ -440,7 +543,7 @@ impl<'a> Deps<'a> {
                     }
                     catch_all |= leaf.mask & mask_of(0, width) == 0 && leaf.requires.is_empty();
                     path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place });
-                    let r = self.check(path);
+                    let r = if self.ruled_out(path) { Some(0) } else { self.check(path) };
                     path.pop();
                     checks |= r?;
                 }
@@ -546,11 +649,46 @@ struct Part<'f> {
     holds: Box<dyn Fn(Bits) -> bool + 'f>,
     /// For an operand: what it reads given some known bits (see [`Deps`]).
     reads: Option<Reads<'f>>,
+    /// For an operand: the constants the bits `wide` are compared with when
+    /// the bits `known` hold `value`, if that is all that is done with them.
+    cuts: Option<Cuts<'f>>,
 }
 
 /// What a part reads when the bits `known` hold `value`, counting what
 /// operand parameters read or not.
 type Reads<'f> = Box<dyn Fn(Bits, Bits, bool) -> Option<Bits> + 'f>;
+
+/// The constants a part compares the bits `wide` with, given `known` bits
+/// holding `value` (`Fn(known, value, wide)`): `None` when it reads them
+/// otherwise.
+type Cuts<'f> = Box<dyn Fn(Bits, Bits, Bits) -> Option<Vec<i64>> + 'f>;
+
+/// Whether `m` is a run of low ones (`0xffff`).
+fn low_ones(m: i64) -> bool {
+    m > 0 && m & m.wrapping_add(1) == 0
+}
+
+/// The lowest `n` bits of the run of bits `run`.
+fn lowest(run: Bits, n: u32) -> Bits {
+    mask_of(run.trailing_zeros(), n.min(run.count_ones()))
+}
+
+/// Most intervals a unit read by intervals may have.
+const MAX_INTERVALS: usize = 256;
+
+/// The constant that the value `e[first..=last]` pushes is compared with,
+/// when the comparison's other operand is a literal.
+fn compared_with(e: Expr, first: usize, last: usize) -> Option<i64> {
+    let compares = |op: Option<&Op>| {
+        matches!(op, Some(Op::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)))
+    };
+    // Postfix: `x c <` or `c x <`.
+    match (first.checked_sub(1).and_then(|i| e.get(i)), e.get(last + 1), e.get(last + 2)) {
+        (_, Some(Op::Lit(c)), next) if compares(next) => Some(*c),
+        (Some(Op::Lit(c)), next, _) if compares(next) => Some(*c),
+        _ => None,
+    }
+}
 
 #[derive(Default)]
 struct Plans {
@@ -560,6 +698,8 @@ struct Plans {
     bitmap_at: HashMap<Vec<u64>, u32>,
     subs: Vec<u32>,
     subs_at: HashMap<Vec<u32>, u32>,
+    cuts: Vec<u64>,
+    cuts_at: HashMap<Vec<u64>, u32>,
     ranges_at: HashMap<Vec<Range>, u32>,
     /// Tabulated parts by (key, bits tabulated, identifying bits read, generation).
     memo: HashMap<(String, Bits, Bits, u32), Unit>,
@@ -646,6 +786,7 @@ impl Plans {
                 forms: 0,
                 site: None,
                 reads: None,
+                cuts: None,
             })
         };
         // `c` as all of its conjuncts (then `a`), or as none of its disjuncts
@@ -710,9 +851,11 @@ impl Plans {
                         (Some(n), Some(reads)) => {
                             let known = fixed | n;
                             let more = |w: Bits| reads(known, w, true).map(|d| d & !known);
-                            self.unit(base, n, &*p.holds, Some(&more))
+                            let cuts = p.cuts.as_ref().map(|c| move |w: Bits, wide: Bits| c(known, w, wide));
+                            let cuts = cuts.as_ref().map(|c| c as &dyn Fn(Bits, Bits) -> Option<Vec<i64>>);
+                            self.unit(base, n, &*p.holds, Some(&more), cuts)
                         }
-                        _ => self.unit(base, deps, &*p.holds, None),
+                        _ => self.unit(base, deps, &*p.holds, None, None),
                     };
                     self.memo.insert(memo_key, u);
                     u
@@ -731,13 +874,15 @@ impl Plans {
     /// Tabulates `holds` over the bits `deps`, the others as in `base`. With
     /// `more`, only the values for which it says the answer reads no other
     /// bit are answered; for the others, a unit over the other bits it
-    /// names, or "ask the engine" when they are too many (or unknown).
+    /// names; when they are too many, a unit over their intervals if `cuts`
+    /// finds the constants they are compared with, else "ask the engine".
     fn unit(
         &mut self,
         base: Bits,
         deps: Bits,
         holds: &dyn Fn(Bits) -> bool,
         more: Option<&dyn Fn(Bits) -> Option<Bits>>,
+        cuts: Option<&dyn Fn(Bits, Bits) -> Option<Vec<i64>>>,
     ) -> Unit {
         let n = deps.count_ones();
         let mut bitmap = vec![0u64; (1usize << n).div_ceil(64)];
@@ -754,8 +899,12 @@ impl Plans {
                 }
                 Some(other) => {
                     ask[(i / 64) as usize] |= 1 << (i % 64);
-                    if let Some(d) = other.filter(|d| d.count_ones() <= MAX_UNIT_BITS) {
-                        let u = self.unit(w, d, holds, None);
+                    let u = match other {
+                        Some(d) if d.count_ones() <= MAX_UNIT_BITS => Some(self.unit(w, d, holds, None, None)),
+                        Some(d) => cuts.and_then(|c| self.intervals(w, d, holds, c(w, d)?)),
+                        None => None,
+                    };
+                    if let Some(u) = u {
                         subs[i as usize] = self.unit_index(u);
                     }
                 }
@@ -782,6 +931,60 @@ impl Plans {
             case: NO_FIELD,
             field: NO_FIELD,
         }
+    }
+
+    /// Tabulates `holds` over the intervals of the bits `wide` (one run, read
+    /// as a number) that the constants `cut` (those it is compared with)
+    /// delimit, the other bits as in `base`: a comparison with `c` changes
+    /// value only at `c` or `c + 1`, so the answer is the same throughout
+    /// each interval and its first value stands for it. `None` when `wide`
+    /// is not one run a 64-bit number holds, or the intervals are too many.
+    fn intervals(&mut self, base: Bits, wide: Bits, holds: &dyn Fn(Bits) -> bool, cut: Vec<i64>) -> Option<Unit> {
+        let [run] = runs(wide)[..] else { return None };
+        // Past 62 bits the engine's signed comparisons would not follow the
+        // number's order.
+        if run.width > 62 {
+            return None;
+        }
+        let top = 1i64 << run.width;
+        let mut starts: Vec<u64> = cut
+            .iter()
+            .flat_map(|&c| [c, c.saturating_add(1)])
+            .filter(|&s| s > 0 && s < top)
+            .map(|s| s as u64)
+            .collect();
+        starts.push(0);
+        starts.sort_unstable();
+        starts.dedup();
+        // Neighbouring intervals with the same answer are one.
+        let (mut kept, mut answers) = (Vec::new(), Vec::new());
+        for s in starts {
+            let a = holds(base | scatter(s, &[run]));
+            if answers.last() != Some(&a) {
+                kept.push(s);
+                answers.push(a);
+            }
+        }
+        if kept.len() > MAX_INTERVALS {
+            return None;
+        }
+        let mut bitmap = vec![0u64; kept.len().div_ceil(64)];
+        for (k, _) in answers.iter().enumerate().filter(|(_, a)| **a) {
+            bitmap[k / 64] |= 1 << (k % 64);
+        }
+        let mut table = vec![kept.len() as u64];
+        table.extend(kept);
+        Some(Unit {
+            lo: run.lo,
+            width: run.width,
+            range_start: intern(&mut self.cuts, &mut self.cuts_at, table),
+            range_len: Unit::CUTS,
+            bitmap: intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap),
+            ask: NO_ASK,
+            sub: NO_ASK,
+            case: NO_FIELD,
+            field: NO_FIELD,
+        })
     }
 
     /// The index of a unit that answers by itself, added to the units.
@@ -860,6 +1063,7 @@ fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
             forms: 0,
             site: None,
             reads: None,
+            cuts: None,
         });
     }
     Some(parts)
@@ -917,6 +1121,11 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                         let d = Deps { known, value, params, ..Deps::new(isa, gen_) };
                         d.site(&mut vec![St::top(leaf, c)], fi)
                     })),
+                    cuts: Some(Box::new(move |known, value, wide| {
+                        let d = Deps { known, value, wide, ..Deps::new(isa, gen_) };
+                        d.site(&mut vec![St::top(leaf, c)], fi)?;
+                        Some(d.cuts.into_inner())
+                    })),
                 });
             } else {
                 parts.push(Part {
@@ -932,6 +1141,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                             .is_none_or(|&(c, fi)| isa.operand_holds(leaf, c, fi, b, gen_))
                     }),
                     reads: None,
+                    cuts: None,
                 });
             }
         }
@@ -1045,6 +1255,30 @@ mod tests {
             assert_eq!(bits & !m, 0);
             assert_eq!(isa_runtime::extract(bits, 0, &r), v as u128);
         }
+    }
+
+    #[test]
+    fn a_value_compared_with_a_literal_gives_its_cut() {
+        use isa_runtime::BinOp::{Add, BitAnd, Le, Lt};
+        // `x < 5`, `5 < x` and `(x & 0xff) <= 7`.
+        assert_eq!(compared_with(&[Op::Field(0), Op::Lit(5), Op::Bin(Lt)], 0, 0), Some(5));
+        assert_eq!(compared_with(&[Op::Lit(5), Op::Field(0), Op::Bin(Lt)], 1, 1), Some(5));
+        let masked: Expr = &[Op::Field(0), Op::Lit(0xff), Op::Bin(BitAnd), Op::Lit(7), Op::Bin(Le)];
+        assert_eq!(compared_with(masked, 0, 2), Some(7));
+        // Arithmetic, or a comparison with another value, is not a cut.
+        assert_eq!(compared_with(&[Op::Field(0), Op::Lit(1), Op::Bin(Add)], 0, 0), None);
+        assert_eq!(compared_with(&[Op::Field(0), Op::Field(1), Op::Bin(Lt)], 0, 0), None);
+        assert_eq!(compared_with(&[Op::Field(0)], 0, 0), None);
+        // The literal under `x` belongs to another operation: `1 + (x < 2)`.
+        let e: Expr = &[Op::Lit(1), Op::Field(0), Op::Lit(2), Op::Bin(Lt), Op::Bin(Add)];
+        assert_eq!(compared_with(e, 1, 1), Some(2));
+    }
+
+    #[test]
+    fn low_masks_narrow_a_run() {
+        assert!(low_ones(0xffff) && low_ones(1) && !low_ones(0) && !low_ones(0xff00) && !low_ones(-1));
+        assert_eq!(lowest(mask_of(32, 32), 16), mask_of(32, 16));
+        assert_eq!(lowest(mask_of(4, 3), 16), mask_of(4, 3));
     }
 
     #[test]

@@ -459,8 +459,9 @@ impl Emit for &Dispatch {
     fn emit(&self) -> TokenStream {
         let (g, t, p) = (self.gen_bounds.emit(), self.trees.emit(), self.plans.emit());
         let (u, r, b, s) = (self.units.emit(), self.ranges.emit(), self.bitmaps.emit(), self.subs.emit());
+        let cuts = self.cuts.emit();
         quote!(&::isa_runtime::Dispatch {
-            gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b, subs: #s
+            gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b, subs: #s, cuts: #cuts
         })
     }
 }

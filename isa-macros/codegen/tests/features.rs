@@ -1352,6 +1352,105 @@ fn an_operand_too_wide_to_tabulate_is_tabulated_by_its_form() {
     assert!(decoded > 9_000, "{decoded}");
 }
 
+/// A literal that may not hold what the text would read as an inline value
+/// (GCN's rule), for a 32-bit source and for a 16-bit one that reads its low
+/// half; and a literal whose condition does arithmetic on it.
+const LITERAL_VALUES: &str = r#"
+isa: litv
+instruction: op
+bitsets:
+  src:
+    size: 8
+    params:
+      H: {type: bool}
+      LIT: {type: hex}
+      LIT16: {type: hex}
+  src-reg:
+    extends: src
+    fields: {N: {bits: 0..6, type: uint}}
+    pattern: {7: "0"}
+    display: "s{N}"
+  src-lit16:
+    extends: src
+    pattern: {0..7: "11111111"}
+    priority: 2
+    requires: "H && !(LIT16 <= 64 || LIT16 == 0x3c00 || LIT16 >= 0xfff0)"
+    display: "0x{LIT16}"
+  src-lit:
+    extends: src
+    pattern: {0..7: "11111111"}
+    priority: 1
+    requires: "!H && !(LIT <= 64 || LIT == 0x3f800000 || 0xfffffff0 <= LIT)"
+    display: "0x{LIT}"
+  src-odd:
+    extends: src
+    pattern: {0..7: "11111110"}
+    requires: "LIT + 1 > 100"
+    display: "odd 0x{LIT}"
+  op:
+    size: 64
+    length: {expr: "SRC >= 254 ? 64 : 32", min: 32}
+    fields:
+      SRC: {bits: 0..7, type: src, params: {H: H, LIT: LITERAL, LIT16: LIT16}}
+      DST: {bits: 8..15, type: uint}
+      OPC: {bits: 16..31, type: uint}
+      LITERAL: {bits: 32..63, type: hex}
+      LIT16: {expr: LITERAL & 0xffff, type: hex}
+    display: "{NAME} s{DST}, {SRC}"
+instructions:
+  - {extends: op, field: OPC, fields: {H: {expr: 0, type: bool}}, opcodes: {mov32: 1}}
+  - {extends: op, field: OPC, fields: {H: {expr: 1, type: bool}}, opcodes: {mov16: 2}}
+"#;
+
+#[test]
+fn a_literal_compared_with_constants_is_tabulated_by_intervals() {
+    use isa_runtime::{NO_ASK, Unit};
+    let isa = load("literal-values", LITERAL_VALUES);
+    let d = isa.dispatch.expect("tables");
+    // The units answering for a literal, by the leaf they belong to.
+    let answering = |key: &str| -> Vec<Unit> {
+        let leaf = isa.leaf_by_key(key).expect("leaf");
+        let p = d.plans_for(0)[leaf as usize];
+        let n = p.requires as u32 + p.operands as u32 + p.choice as u32;
+        let units = &d.units[p.units as usize..(p.units + n) as usize];
+        let subs = units.iter().filter(|u| u.sub != NO_ASK).flat_map(|u| &d.subs[u.sub as usize..][..256]);
+        subs.filter_map(|&s| d.units.get(s as usize).copied()).collect()
+    };
+    for key in ["mov32", "mov16"] {
+        let subs = answering(key);
+        // Only the compared literal: `LIT + 1` is left to the engine.
+        assert_eq!(subs.len(), 1, "{key}: {subs:?}");
+        assert_eq!(subs[0].range_len, Unit::CUTS, "{key}: {subs:?}");
+        // The 16-bit source reads the literal's low half only.
+        let width = if key == "mov16" { 16 } else { 32 };
+        assert_eq!((subs[0].lo, subs[0].width), (32, width), "{key}");
+    }
+    // Both sides of every constant, and the literal's high half varied,
+    // decode as the reference decoder decodes them.
+    let values = [0u64, 1, 63, 64, 65, 66, 99, 100, 0x3bff, 0x3c00, 0x3c01, 0xffef, 0xfff0, 0xffff, 0x1_0000];
+    let values = values.iter().chain(&[0x3f7f_ffff, 0x3f80_0000, 0x3f80_0001, 0xffff_ffef, 0xffff_fff0, 0xffff_ffff]);
+    let mut decoded = [0; 2];
+    for &v in values {
+        for high in [0u64, 0x1234_0000] {
+            for (i, opc) in [1u128, 2].into_iter().enumerate() {
+                for src in [0xfe, 0xff] {
+                    let word = ((v | high) as u128 & 0xffff_ffff) << 32 | opc << 16 | 0x0500 | src;
+                    let want = isa.decode_reference(word, 0);
+                    assert_eq!(isa.decode(word, 0), want, "word {word:#x}");
+                    decoded[i] += want.is_ok() as u32;
+                }
+            }
+        }
+    }
+    assert!(decoded.iter().all(|&n| n > 4), "both widths decode some literals: {decoded:?}");
+    // What the rule keeps out, through the tables.
+    let mov32 = isa.decode(0x3f80_0000_0001_05ff, 0);
+    assert!(mov32.is_err(), "1.0's bits are not a literal: {mov32:?}");
+    let mov16 = isa.decode(0x1234_3c00_0002_05ff, 0);
+    assert!(mov16.is_err(), "the low half 0x3c00 is not a 16-bit literal: {mov16:?}");
+    assert_eq!(isa.print(&isa.decode(0x1234_3c01_0002_05ff, 0).unwrap(), 0), "mov16 s5, 0x3c01");
+}
+
 /// An operand that pads to the mnemonic column: its text depends on what the
 /// line holds before it, so a printer that remembers operand texts must not
 /// remember it.

@@ -79,6 +79,13 @@ impl Isa {
         env.eval(&path, cond) != 0
     }
 
+    /// The value of expression `e` at the end of the scope chain `path`
+    /// (an instruction, then the operand sub-encodings down to the one `e`
+    /// belongs to) for the encoding `bits`: what decoding computes there.
+    pub fn eval_at(&self, path: &[Step], e: crate::Expr, bits: Bits, gen_: u32) -> i64 {
+        Env { isa: self, bits, gen_, read: 0 }.eval(path, e)
+    }
+
     /// Whether the enum fields and operand sub-encodings of `leaf`'s case in
     /// force hold values the spec describes, for the encoding `bits` (the
     /// reference semantics the tables tabulate).

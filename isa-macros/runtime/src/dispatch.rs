@@ -12,8 +12,11 @@
 //!   conditions and its operand checks split into independent parts over
 //!   disjoint bits, each tabulated as a bitmap over its bits. A part too wide
 //!   to tabulate whole is tabulated over the bits that choose its operand's
-//!   form, each form's own bits in a second unit (see [`Unit`]); one still
-//!   too wide is marked `Slow`: the reference code evaluates it. A
+//!   form, each form's own bits in a second unit (see [`Unit`]). A value
+//!   too wide for a bitmap (a GCN literal) that the spec only compares with
+//!   constants is tabulated by its *cut points*: the constants split its
+//!   range into intervals on each of which the answer is the same. A part
+//!   still too wide is marked `Slow`: the reference code evaluates it. A
 //!   variable-length encoding's length is tabulated the same way: a constant,
 //!   or one of two values chosen by a check (`L ? 64 : 48`, `SRC0 == 255 ? 64 :
 //!   32`), so decoding evaluates no expression.
@@ -47,6 +50,10 @@ pub struct Dispatch {
     /// Per value of a part with [`Unit::sub`], the unit that answers for it
     /// (or [`NO_ASK`]).
     pub subs: &'static [u32],
+    /// Cut points of the units read by intervals ([`Unit::CUTS`]): at a
+    /// unit's `range_start`, their count, then the first value of each
+    /// interval in increasing order (the first is 0).
+    pub cuts: &'static [u64],
 }
 
 /// A decision tree over the identifying bits of one group's leaves.
@@ -175,6 +182,14 @@ pub enum Check {
 /// over the bits that value reads (an ir3 source's float-table index once
 /// its form bits say it is one), or [`NO_ASK`] where even that is too wide
 /// (a GCN literal's 32-bit value) and the reference code decides.
+///
+/// A unit read by intervals ([`Unit::CUTS`] in `range_len`) reads the bits
+/// `lo..lo + width` as one number and answers per interval of it: bit `k` of
+/// its bitmap for the `k`-th interval of the cut points at
+/// `cuts[range_start]`. The generator makes one only for a value that every
+/// condition compares with constants, and only as a second unit (a literal
+/// that may not hold an inline constant's value, once the form bits say it
+/// is a literal).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Unit {
     /// The one range read, when `range_len` is 1 (read without `ranges`).
@@ -193,6 +208,11 @@ pub struct Unit {
     /// part it cannot check alone.
     pub case: u16,
     pub field: u16,
+}
+
+impl Unit {
+    /// `range_len` of a unit read by intervals.
+    pub const CUTS: u8 = u8::MAX;
 }
 
 /// A [`Unit`] whose part the reference code cannot check alone.
@@ -277,7 +297,7 @@ impl Dispatch {
                 match self.units.get(sub as usize) {
                     // A unit that answers: it has no `ask` of its own.
                     Some(s) => {
-                        if !self.bit(s.bitmap, self.index(s, bits)?) {
+                        if !self.bit(s.bitmap, self.sub_index(s, bits)?) {
                             return Some(Answer::Fails);
                         }
                     }
@@ -306,6 +326,20 @@ impl Dispatch {
         }
         let r = self.ranges.get(u.range_start as usize..u.range_start as usize + u.range_len as usize)?;
         Some(crate::bits::extract(bits, 0, r) as usize)
+    }
+
+    /// [`Dispatch::index`] of a unit that answers for a value another unit
+    /// asks about: it may read its bits by intervals ([`Unit::CUTS`]).
+    #[inline]
+    fn sub_index(&self, u: &Unit, bits: Bits) -> Option<usize> {
+        if u.range_len != Unit::CUTS {
+            return self.index(u, bits);
+        }
+        let x = (bits >> u.lo) as u64 & low_mask(u.width);
+        let at = u.range_start as usize;
+        let n = *self.cuts.get(at)? as usize;
+        let starts = self.cuts.get(at + 1..at + 1 + n)?;
+        starts.partition_point(|&s| s <= x).checked_sub(1)
     }
 
     /// Bit `i` of the bitmap at `at`.

@@ -34,6 +34,7 @@ pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop};
 pub use machine::Machine;
 pub use parse::{conjuncts, disjuncts, select_operands};
+pub use place::Step;
 pub use print::Printer;
 pub use sample::TestRng;
 pub use tables::*;

@@ -12,9 +12,10 @@ use crate::bits::{Bits, extract, insert};
 use crate::tables::Range;
 
 /// One level of the scope chain: a leaf, the case in force, and where its bits
-/// sit.
+/// sit. Public for the generator, which walks the same chains when it
+/// tabulates (see [`crate::Isa::eval_at`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Step {
+pub struct Step {
     pub leaf: u16,
     pub case: u16,
     /// Bit offset of this leaf inside the word (the instruction word, or the
@@ -34,7 +35,7 @@ impl Step {
     }
 
     /// Reads a field made of `ranges` (relative to this leaf) from the instruction word.
-    pub fn extract(&self, bits: Bits, ranges: &[Range]) -> u128 {
+    pub(crate) fn extract(&self, bits: Bits, ranges: &[Range]) -> u128 {
         if self.map.is_empty() {
             extract(bits, self.base, ranges)
         } else {
@@ -43,21 +44,21 @@ impl Step {
     }
 
     /// This leaf's view of the instruction word: `width` bits from its start.
-    pub fn word(&self, bits: Bits, width: u32) -> Bits {
+    pub(crate) fn word(&self, bits: Bits, width: u32) -> Bits {
         let w =
             if self.map.is_empty() { bits.checked_shr(self.base).unwrap_or(0) } else { self.gather(bits) >> self.base };
         w & crate::bits::mask_of(0, width)
     }
 
     /// Moves a mask of this leaf's bits to the instruction word.
-    pub fn in_word(&self, local: Bits) -> Bits {
+    pub(crate) fn in_word(&self, local: Bits) -> Bits {
         let shifted = local.checked_shl(self.base).unwrap_or(0);
         if self.map.is_empty() { shifted } else { insert(0, 0, self.map, shifted).0 }
     }
 
     /// Writes a field made of `ranges` (relative to this leaf): the new word and
     /// the mask of word bits written.
-    pub fn insert(&self, bits: Bits, ranges: &[Range], value: u128) -> (Bits, Bits) {
+    pub(crate) fn insert(&self, bits: Bits, ranges: &[Range], value: u128) -> (Bits, Bits) {
         if self.map.is_empty() {
             return insert(bits, self.base, ranges, value);
         }
@@ -68,7 +69,7 @@ impl Step {
     /// Where the operand in a field made of `ranges` sits: `(base, map)`. A split
     /// field inside an operand reached through another split field has no place
     /// (the generator rejects it).
-    pub fn child(&self, ranges: &'static [Range]) -> Option<(u32, &'static [Range])> {
+    pub(crate) fn child(&self, ranges: &'static [Range]) -> Option<(u32, &'static [Range])> {
         match ranges {
             [r] => Some((self.base + r.lo as u32, self.map)),
             _ if self.map.is_empty() && self.base == 0 => Some((0, ranges)),
