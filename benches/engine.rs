@@ -138,7 +138,7 @@ fn bench_target(c: &mut Criterion, isa: &'static Isa) {
     g.bench_function(isa.name, |b| {
         b.iter(|| {
             for &(offset, d) in &at {
-                black_box(decoders[d].1.decode_bytes(black_box(&code[offset..])));
+                let _ = black_box(decoders[d].1.decode_bytes(black_box(&code[offset..])));
             }
         })
     });
