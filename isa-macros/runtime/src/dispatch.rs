@@ -400,6 +400,18 @@ impl Isa {
     /// or whose identifying bits reach past the first 64: `Some(None)` when
     /// the word is not this leaf (the next candidate may be it).
     fn decode_unusual(&self, d: &Dispatch, p: &Plan, l: u16, bits: Bits, gen_: u32) -> Option<Option<Inst>> {
+        if p.flags & (Plan::WIDE | Plan::LENGTH_SLOW) == 0 {
+            // A length chosen by tabulated parts (a GCN source that is a
+            // literal), identifying bits in the plan.
+            let Length::Choice { start, len, then, otherwise } = p.length() else { return None };
+            let len_bits = if d.holds(start, len, bits)? { then } else { otherwise };
+            let own = bits & mask_of(0, len_bits as u32);
+            if (own as u64) & p.mask != p.value {
+                return Some(None);
+            }
+            let inst = Inst { leaf: l, len: (len_bits / 8) as u8, bits: own };
+            return Some(self.checks_hold(d, p, l, own, gen_)?.then_some(inst));
+        }
         let leaf = &self.leaves[l as usize];
         if !leaf.exists_in(gen_) {
             return Some(None);
