@@ -46,11 +46,15 @@ impl Env<'_> {
     }
 
     /// The low `k` bits of bit field `idx`, marking only those as read; `None`
-    /// for a field not read from bits.
+    /// for a field not read from bits, or a signed one narrower than `k`
+    /// (whose sign extends into them).
     fn field_low(&mut self, path: &[Step], idx: u16, k: u32) -> Option<i64> {
         let step = path.last()?;
         let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[idx as usize];
         let Src::Bits(ranges) = field.src else { return None };
+        if field.is_signed() && crate::bits::width_of(ranges) < k {
+            return None;
+        }
         let mut left = k;
         for r in ranges.iter().rev() {
             if left == 0 {
@@ -110,11 +114,25 @@ impl Env<'_> {
         // the same throughout (nothing here changes the bits or the path,
         // and its bits are marked read the first time).
         let mut seen = [(u16::MAX, 0i64); 4];
-        for op in e {
+        let mut k = 0;
+        while k < e.len() {
+            let op = &e[k];
+            k += 1;
             // The generator bounds the stack depth, so these pushes stay in range;
             // the checks keep a corrupted table from panicking all the same.
             match *op {
                 Op::Lit(v) => push(&mut stack, &mut sp, v),
+                // A bit field's low bits inside a larger expression
+                // (`(C & 0x3ff) == 0`): only those are read, as above.
+                Op::Field(i)
+                    if let Some(&[Op::Lit(m), Op::Bin(BinOp::BitAnd)]) = e.get(k..k + 2)
+                        && m > 0
+                        && (m + 1) & m == 0
+                        && let Some(v) = self.field_low(path, i, m.count_ones()) =>
+                {
+                    k += 2;
+                    push(&mut stack, &mut sp, v)
+                }
                 Op::Field(i) => {
                     let v = match seen.iter().find(|(f, _)| *f == i) {
                         Some(&(_, v)) => v,

@@ -1056,6 +1056,18 @@ fn split_at_top(e: Expr, op: BinOp, out: &mut Vec<Expr>) {
     out.push(e);
 }
 
+/// [`conjuncts`] without collecting them: `push` gets each in turn.
+fn push_conjuncts(e: Expr, push: &mut impl FnMut(Expr)) {
+    if let [rest @ .., Op::Bin(BinOp::And)] = e
+        && let Some((left, right)) = binary_operands(rest)
+    {
+        push_conjuncts(left, push);
+        push_conjuncts(right, push);
+        return;
+    }
+    push(e);
+}
+
 /// The two operands of a binary operator whose postfix operands are `e` (the
 /// expression without the operator).
 fn binary_operands(e: Expr) -> Option<(Expr, Expr)> {
@@ -1185,7 +1197,15 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, leni
         }
         if let Some(e) = case.when {
             let want = match j == step.case as usize {
-                true => Want::Truthy(true),
+                // Each conjunct its own constraint: the solver decides one
+                // over the few bits it reads (`(C & 0x3ff) == 0`) before one
+                // that reads more (`C < 0x800`), rather than all at once.
+                true => {
+                    push_conjuncts(e, &mut |t| {
+                        st.cons.push(Con { path: at_default, what: What::Expr(t), want: Want::Truthy(true) })
+                    });
+                    continue;
+                }
                 false if lenient => Want::FalseUnlessSpelled,
                 false => Want::Truthy(false),
             };
