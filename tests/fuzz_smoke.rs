@@ -234,6 +234,15 @@ fn regressions() {
     let (p, bytes) = fuzz::pick(&data).unwrap();
     let (inst, _) = p.isa.decode_bytes(bytes, p.gen_).unwrap();
     assert!(p.isa.print(&inst, p.gen_).ends_with("h(0x7e00)"), "{}", p.isa.print(&inst, p.gen_));
+    // decode: an AGX `imadd` whose addend is the immediate 0 with its
+    // ignored sign-extend bit set printed as `imadd ..., 0`, which only the
+    // `imul` case can assemble. It prints as `imul` now, as Mesa writes it.
+    let mut data = selector("agx", 0, 0).unwrap().to_vec();
+    data.extend([0x5e, 0x78, 0xa7, 0x04, 0x00, 0x00, 0x04, 0x01]);
+    fuzz::decode(&data);
+    let (p, bytes) = fuzz::pick(&data).unwrap();
+    let (inst, _) = p.isa.decode_bytes(bytes, p.gen_).unwrap();
+    assert_eq!(p.isa.print(&inst, p.gen_), "imul r30l, $r19h.sx, 64, sat");
     // ir: text with no instruction has no block, and the one-block passes
     // indexed the first (`backend/tests/errors.rs` has the test per target).
     fuzz::ir(b"");
