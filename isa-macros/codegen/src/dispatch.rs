@@ -381,22 +381,10 @@ impl<'a> Deps<'a> {
                     Src::Param(p) => self.plain(path, Op::Param(p)),
                 }
             }
-            Op::Param(p) => {
-                let n = path.len();
-                if n < 2 || !self.params {
-                    return Some(None);
-                }
-                let (step, parent) = (path[n - 1], &path[..n - 1]);
-                let ps = parent[n - 2];
-                let pf =
-                    self.isa.leaves[ps.leaf as usize].cases.get(ps.case as usize)?.fields.get(step.via as usize)?;
-                match pf.ty {
-                    Ty::Group { params, .. } => {
-                        params.get(p as usize).map_or(Some(None), |e| self.plain_expr(parent, e))
-                    }
-                    _ => Some(None),
-                }
-            }
+            Op::Param(p) => match self.binding(path, p)? {
+                Some((parent, e)) => self.plain_expr(parent, e),
+                None => Some(None),
+            },
             _ => Some(None),
         }
     }
@@ -442,21 +430,27 @@ impl<'a> Deps<'a> {
     }
 
     fn param(&self, path: &[St], p: u16) -> Option<Bits> {
+        match self.binding(path, p)? {
+            Some((parent, e)) => self.expr(parent, e),
+            None => Some(0),
+        }
+    }
+
+    /// The expression the enclosing field passes for parameter `p` of the
+    /// leaf at the end of `path`, with the scope it is read in: `Some(None)`
+    /// when there is none, or parameters do not count here.
+    fn binding<'p>(&self, path: &'p [St], p: u16) -> Option<Option<(&'p [St], Expr)>> {
         let n = path.len();
         if n < 2 || !self.params {
-            return Some(0);
+            return Some(None);
         }
-        let step = path[n - 1];
-        let parent = &path[..n - 1];
+        let (step, parent) = (path[n - 1], &path[..n - 1]);
         let ps = parent[n - 2];
         let pf = self.isa.leaves[ps.leaf as usize].cases.get(ps.case as usize)?.fields.get(step.via as usize)?;
-        match pf.ty {
-            Ty::Group { params, .. } => match params.get(p as usize) {
-                Some(e) => self.expr(parent, e),
-                None => Some(0),
-            },
-            _ => Some(0),
-        }
+        Some(match pf.ty {
+            Ty::Group { params, .. } => params.get(p as usize).map(|&e| (parent, e)),
+            _ => None,
+        })
     }
 
     fn expr(&self, path: &[St], e: Expr) -> Option<Bits> {

@@ -21,6 +21,11 @@ pub(crate) struct Env<'a> {
     pub read: Bits,
 }
 
+/// Whether `m` is a run of low ones (`0xffff`): `F & m` is F's low bits.
+fn low_ones(m: i64) -> bool {
+    m > 0 && (m + 1) & m == 0
+}
+
 impl Env<'_> {
     pub fn field(&mut self, path: &[Step], idx: u16) -> i64 {
         let Some(step) = path.last() else { return 0 };
@@ -94,7 +99,7 @@ impl Env<'_> {
             [a] if a.is_operand() => return self.operand(path, a),
             // A bit field's low bits (`LIT & 0xffff`) read only those bits, so
             // the solver need not decide the others.
-            [Op::Field(i), Op::Lit(m), Op::Bin(BinOp::BitAnd)] if m > 0 && (m + 1) & m == 0 => {
+            [Op::Field(i), Op::Lit(m), Op::Bin(BinOp::BitAnd)] if low_ones(m) => {
                 if let Some(v) = self.field_low(path, i, m.count_ones()) {
                     return v;
                 }
@@ -126,8 +131,7 @@ impl Env<'_> {
                 // (`(C & 0x3ff) == 0`): only those are read, as above.
                 Op::Field(i)
                     if let Some(&[Op::Lit(m), Op::Bin(BinOp::BitAnd)]) = e.get(k..k + 2)
-                        && m > 0
-                        && (m + 1) & m == 0
+                        && low_ones(m)
                         && let Some(v) = self.field_low(path, i, m.count_ones()) =>
                 {
                     k += 2;
