@@ -13,6 +13,7 @@ use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::{AsmError, field_range};
 use crate::eval::{Env, Step};
+use crate::inverse::Source;
 use crate::print::{f16_to_f32, format_raw};
 use crate::tables::{BinOp, Expr, Field, Isa, Leaf, Op, Src, Tok, Ty};
 
@@ -616,14 +617,26 @@ impl<'a> Parser<'a> {
                 }
                 st.bind_field(&step, ranges, ((n >> k) as u128) & mask_of(0, width))
             }
-            // A value computed from one narrow field that only one value of
-            // it gives (see `inverse`): bind that field.
+            // A value computed from one narrow field (see `inverse`): the
+            // one value of it that gives the text's value is bound; when
+            // none does, this reading fails, whatever the other bits are
+            // (rather than the solver trying every value to find that out).
             Src::Expr(e)
                 if let Val::Num(n) = v
-                    && let Some((source, raw)) = crate::inverse::unique_source(self.isa, &step, e, n) =>
+                    && let Some(source) =
+                        crate::inverse::source_of(self.isa, path, (st.bits, st.bound), self.gen_, e, n)
+                    && !matches!(source, Source::Several) =>
             {
-                let Src::Bits(ranges) = source.src else { return false };
-                st.bind_field(&step, ranges, raw)
+                match source {
+                    Source::Unique(f, raw) => {
+                        let Src::Bits(ranges) = f.src else { return false };
+                        st.bind_field(&step, ranges, raw)
+                    }
+                    _ => {
+                        self.fail(pos, || format!("{n} is not a value this form encodes"));
+                        false
+                    }
+                }
             }
             Src::Expr(_) | Src::Param(_) => {
                 let want = match v {
