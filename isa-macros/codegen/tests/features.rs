@@ -1495,3 +1495,60 @@ fn an_operand_padded_to_the_column_is_printed_each_time() {
     assert_eq!(columns, [9, 9, 9]);
     assert_eq!(printer.hits(), 0);
 }
+
+/// Templates that do not write the instruction's name: a reduction named by
+/// an enum field (Mesa's AGX `simd`/`quad`), and moves named by literal text
+/// glued after a flag (ir3's `(ul)mov.u32`), with a case of their own.
+const UNNAMED: &str = r#"
+isa: unnamed
+instruction: op
+bitsets:
+  op:
+    size: 16
+    fields: {OPC: {bits: 12..15, type: uint}, A: {bits: 0..7, type: uint}}
+  named:
+    extends: op
+    pattern: {8..11: "0000"}
+    display: "{NAME} r{A}"
+  reduce:
+    extends: op
+    fields:
+      G: {bits: 8, type: group}
+      B: {bits: 9..11, type: uint}
+    display: "{G} r{A}, {B}"
+  moves:
+    extends: op
+    pattern: {9..11: "000"}
+    fields:
+      H: {bits: 8, type: bool, display: "h"}
+    cases:
+      - {when: "A == 0", display: "{H}mova a0.x"}
+    display: "{H}mov.u r{A}"
+instructions:
+  - {extends: named, field: OPC, opcodes: {add: 1}}
+  - {extends: reduce, field: OPC, opcodes: {red: 2}}
+  - {extends: moves, field: OPC, opcodes: {mv: 3}}
+enums:
+  group: {0: simd, 1: quad}
+"#;
+
+#[test]
+fn templates_without_the_name_are_found_by_the_text_they_write() {
+    let isa = load("unnamed", UNNAMED);
+    // OPC at 12..15, G or H at 8, B at 9..11, A at 0..7.
+    let cases = [
+        ("add r5", 0x1005),
+        ("quad r5, 3", 0x2705),
+        ("simd r7, 0", 0x2007),
+        ("hmov.u r5", 0x3105),
+        ("mov.u r9", 0x3009),
+        ("hmova a0.x", 0x3100),
+        ("mova a0.x", 0x3000),
+    ];
+    for (text, bits) in cases {
+        assert_eq!(isa.assemble(text, 0), Ok((bits, 16)), "{text}");
+        assert_eq!(isa.print(&isa.decode(bits, 0).unwrap(), 0), text);
+    }
+    let err = isa.assemble("mul r5", 0).unwrap_err();
+    assert!(err.message.contains("unknown instruction `mul`"), "{}", err.message);
+}

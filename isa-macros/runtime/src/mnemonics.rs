@@ -6,15 +6,19 @@
 //! every line costs far more than matching the few that could fit. A leaf
 //! whose every template writes its name cannot match a line that does not
 //! contain the name, so the candidates are the leaves whose name occurs in
-//! the line, found with one walk of a trie per position of the line, plus the
-//! few leaves with a template that does not write the name. Where no
-//! template writes a letter, digit or `_` straight before the name, a name
-//! can only start a word of the line, so only those positions are walked.
-//! The index is built once per target and syntax, on first use.
+//! the line, found with one walk of a trie per position of the line. A
+//! template that does not write the name (ir3's `mov.{SRC_TYPE}{DST_TYPE}`,
+//! AGX's `imul` case of `imadd`) is keyed by the longest run of its literal
+//! text with no space or comma in it, which the line must hold as written;
+//! only a leaf with a template that writes neither is a candidate for every
+//! line. Where no template writes a letter, digit or `_` straight before the
+//! name, a name can only start a word of the line, so only those positions
+//! are walked for names (a literal run is looked for everywhere). The index
+//! is built once per target and syntax, on first use.
 
 use std::sync::{OnceLock, RwLock};
 
-use crate::tables::{Isa, Tok};
+use crate::tables::{Case, Enum, Isa, Tok, Ty};
 
 /// The candidates index of one syntax of one target.
 #[derive(Debug, Default)]
@@ -28,6 +32,9 @@ pub(crate) struct Index {
     /// writes a field or a word character before it, or a name starts with
     /// another character): then every position of a line is walked.
     anywhere: bool,
+    /// Whether some template is keyed by a literal run: then every position
+    /// is walked for those.
+    runs: bool,
 }
 
 #[derive(Debug, Default)]
@@ -36,11 +43,14 @@ struct Node {
     edges: Vec<(u8, u32)>,
     /// Leaves whose name ends here, in spec order.
     leaves: Vec<u16>,
+    /// Leaves with a template keyed by the literal run that ends here: found
+    /// at any position of a line.
+    inner: Vec<u16>,
 }
 
 impl Index {
     pub(crate) fn build(isa: &Isa, syntax: u16) -> Index {
-        let mut ix = Index { nodes: vec![Node::default()], always: Vec::new(), anywhere: false };
+        let mut ix = Index { nodes: vec![Node::default()], always: Vec::new(), anywhere: false, runs: false };
         for leaf in isa.groups[0].leaves.iter().copied() {
             let l = &isa.leaves[leaf as usize];
             let applying = || l.cases.iter().filter(|c| c.applies_in(syntax));
@@ -48,19 +58,35 @@ impl Index {
                 continue;
             }
             let name = l.name_in(syntax);
-            if name.is_empty() || applying().any(|c| !c.display_in(syntax).contains(&Tok::Name)) {
+            let named = |c: &&Case| !name.is_empty() && c.display_in(syntax).contains(&Tok::Name);
+            // Every template must be found by some key, or the leaf is
+            // tried on every line.
+            if applying().any(|c| !named(&c) && keys(isa.enums, c, c.display_in(syntax)).is_none()) {
                 ix.always.push(leaf);
-            } else {
-                ix.anywhere |=
-                    !name.starts_with(is_word) || applying().any(|c| glued_before_name(c.display_in(syntax)));
-                ix.insert(name.as_bytes(), leaf);
+                continue;
+            }
+            if applying().any(|c| named(&c)) {
+                ix.anywhere |= !name.starts_with(is_word)
+                    || applying().any(|c| named(&c) && glued_before_name(c.display_in(syntax)));
+                let at = ix.insert(name.as_bytes());
+                ix.nodes[at].leaves.push(leaf);
+            }
+            for c in applying().filter(|c| !named(c)) {
+                for run in keys(isa.enums, c, c.display_in(syntax)).unwrap_or_default() {
+                    ix.runs = true;
+                    let at = ix.insert(run.as_bytes());
+                    if ix.nodes[at].inner.last() != Some(&leaf) {
+                        ix.nodes[at].inner.push(leaf);
+                    }
+                }
             }
         }
         ix.always.sort_unstable();
         ix
     }
 
-    fn insert(&mut self, name: &[u8], leaf: u16) {
+    /// The node at the end of `name`'s path, made as needed.
+    fn insert(&mut self, name: &[u8]) -> usize {
         let mut at = 0usize;
         for &b in name {
             let edges = &self.nodes[at].edges;
@@ -74,7 +100,7 @@ impl Index {
                 }
             };
         }
-        self.nodes[at].leaves.push(leaf);
+        at
     }
 
     /// The leaves that may read `text`, in spec order, without repeats.
@@ -83,7 +109,8 @@ impl Index {
         out.extend_from_slice(&self.always);
         let bytes = text.as_bytes();
         for start in 0..bytes.len() {
-            if !self.anywhere && start > 0 && is_word(bytes[start - 1] as char) {
+            let names = self.anywhere || start == 0 || !is_word(bytes[start - 1] as char);
+            if !names && !self.runs {
                 continue;
             }
             let mut at = 0usize;
@@ -93,12 +120,51 @@ impl Index {
                     Ok(i) => at = edges[i].1 as usize,
                     Err(_) => break,
                 }
-                out.extend_from_slice(&self.nodes[at].leaves);
+                let node = &self.nodes[at];
+                if names {
+                    out.extend_from_slice(&node.leaves);
+                }
+                out.extend_from_slice(&node.inner);
             }
         }
         out.sort_unstable();
         out.dedup();
     }
+}
+
+/// Texts one of which every line `display` (a template of `case`) reads
+/// holds as written: the longest run of its literal text, or of each
+/// display of an enum field it always writes (Mesa's AGX `{GM}`, `simd` or
+/// `quad`), whichever has the longer shortest key. `None` when it has
+/// neither.
+fn keys(enums: &[Enum], case: &Case, display: &[Tok]) -> Option<Vec<&'static str>> {
+    let shortest = |k: &[&str]| k.iter().map(|s| s.len()).min().unwrap_or(0);
+    let lits = display.iter().filter_map(|t| match t {
+        Tok::Lit(s) => Some(*s),
+        _ => None,
+    });
+    let mut best = lits.filter_map(longest_run).max_by_key(|r| r.len()).map(|r| vec![r]);
+    for t in display {
+        let Tok::Field(i) = *t else { continue };
+        let Some(Ty::Enum(e)) = case.fields.get(i as usize).map(|f| f.ty) else { continue };
+        let Some(en) = enums.get(e as usize).filter(|en| en.set.is_none() && !en.values.is_empty()) else {
+            continue;
+        };
+        let Some(runs) = en.values.iter().map(|v| longest_run(v.display)).collect::<Option<Vec<_>>>() else {
+            continue;
+        };
+        if shortest(&runs) > best.as_deref().map_or(0, shortest) {
+            best = Some(runs);
+        }
+    }
+    best
+}
+
+/// The longest run of `text` with no space or comma in it: text the
+/// assembler reads as written (spaces may stretch and, with optional
+/// commas, commas come and go).
+fn longest_run(text: &'static str) -> Option<&'static str> {
+    text.split([' ', ',']).filter(|r| !r.is_empty()).max_by_key(|r| r.len())
 }
 
 fn is_word(c: char) -> bool {
@@ -158,6 +224,37 @@ pub(crate) fn index(isa: &Isa, syntax: u16) -> &'static Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::tables::{EnumValue, Field, Src};
+
+    fn case(display: &'static [Tok], fields: &'static [Field]) -> Case {
+        Case { when: None, display, fields, parse_only: false, displays: &[], syntaxes: 0 }
+    }
+
+    #[test]
+    fn a_template_without_the_name_is_keyed_by_text_it_always_writes() {
+        static GROUP: [EnumValue; 2] =
+            [EnumValue { value: 0, display: "simd" }, EnumValue { value: 1, display: "quad" }];
+        static SHORT: [EnumValue; 2] = [EnumValue { value: 0, display: "" }, EnumValue { value: 1, display: "x" }];
+        let enums =
+            [Enum { name: "group", values: &GROUP, set: None }, Enum { name: "short", values: &SHORT, set: None }];
+        static FIELDS: [Field; 3] = [
+            Field { name: "G", src: Src::Expr(&[]), ty: Ty::Enum(0) },
+            Field { name: "S", src: Src::Expr(&[]), ty: Ty::Enum(1) },
+            Field { name: "N", src: Src::Expr(&[]), ty: Ty::Uint },
+        ];
+        // The longest run between spaces and commas of the literal text.
+        let mov: &'static [Tok] = &[Tok::Field(2), Tok::Lit("mov.u32 r"), Tok::Field(2), Tok::Lit(", a0.x")];
+        assert_eq!(keys(&enums, &case(mov, &FIELDS), mov), Some(vec!["mov.u32"]));
+        // An enum field written every time: any of its displays, when they
+        // are longer than the literal runs.
+        let reduce: &'static [Tok] = &[Tok::Field(0), Tok::Column, Tok::Lit("r"), Tok::Field(2)];
+        assert_eq!(keys(&enums, &case(reduce, &FIELDS), reduce), Some(vec!["simd", "quad"]));
+        // A value written as nothing gives no key; an optional text none.
+        let bare: &'static [Tok] = &[Tok::Field(1), Tok::Opt("_e32"), Tok::Field(2)];
+        assert_eq!(keys(&enums, &case(bare, &FIELDS), bare), None);
+        assert_eq!(longest_run(" , "), None);
+    }
 
     #[test]
     fn a_name_is_glued_only_to_a_word_before_it() {
