@@ -15,7 +15,21 @@
 /// `s`, its value and the length of its text. Overflow past 64 bits and
 /// division by zero give `None`.
 pub(crate) fn scan_int_expr(s: &str) -> Option<(i64, usize)> {
-    let mut p = P { b: s.as_bytes(), i: 0, depth: 0, ops: 0 };
+    // Most numbers the assembler reads are plain: an expression starts with
+    // a parenthesis or a unary operator, or has an operator straight after
+    // its first number (outside parentheses no space may come between).
+    let b = s.as_bytes();
+    match b.first() {
+        Some(b'0'..=b'9') => {
+            let n = b.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+            if !b.get(n).is_some_and(|c| b"|^&<>+-*/%".contains(c)) {
+                return None;
+            }
+        }
+        Some(b'(' | b'-' | b'~' | b'+') => {}
+        _ => return None,
+    }
+    let mut p = P { b, i: 0, depth: 0, ops: 0 };
     let v = p.binary(0)?;
     // A plain number is not an expression: the caller reads those itself.
     (p.ops > 0).then_some(())?;
@@ -173,6 +187,11 @@ mod tests {
         // An operator with nothing after it is not part of the expression.
         assert_eq!(scan_int_expr("4+, x"), None);
         assert_eq!(scan_int_expr("2+3+"), Some((5, 3)));
+        // A hex number followed by an operator is an expression; a word
+        // that only starts with digits is not.
+        assert_eq!(scan_int_expr("0x1f+1, v1"), Some((32, 6)));
+        assert_eq!(scan_int_expr("12abc+1"), None);
+        assert_eq!(scan_int_expr("~0"), Some((-1, 2)));
     }
 
     #[test]
