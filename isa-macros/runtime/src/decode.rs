@@ -414,6 +414,9 @@ impl Isa {
     /// ([`Isa::ignored_bits`]), if any does: the assembler leaves them zero,
     /// so text that sets one is refused rather than silently dropped.
     pub fn ignored_field_set(&self, inst: &Inst, gen_: u32) -> Option<String> {
+        if inst.bits & self.ignorable(inst.leaf) == 0 {
+            return None;
+        }
         let set = inst.bits & self.ignored_bits(inst, gen_);
         if set == 0 {
             return None;
@@ -440,7 +443,10 @@ impl Isa {
         if leaf.rules.is_empty() {
             return Vec::new();
         }
-        let bits = inst.bits & !self.ignored_bits(inst, gen_);
+        let bits = match inst.bits & self.ignorable(inst.leaf) {
+            0 => inst.bits,
+            _ => inst.bits & !self.ignored_bits(inst, gen_),
+        };
         let mut env = Env { isa: self, bits, gen_, read: 0 };
         // Fields as the case in force defines them (a field that moves between
         // generations is read where this generation keeps it).

@@ -15,6 +15,7 @@ mod encode;
 mod error;
 mod eval;
 mod float;
+mod ignorable;
 mod int_expr;
 mod inverse;
 pub mod machine;
