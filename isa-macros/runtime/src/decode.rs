@@ -350,21 +350,35 @@ impl Isa {
     /// bits of the cases chosen (those not limited to some syntaxes).
     pub fn ignored_bits(&self, inst: &Inst, gen_: u32) -> Bits {
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        self.ignored_in(inst.bits, gen_, None, &mut path, 0)
+        self.ignored_in(inst.bits, gen_, (None, !0), &mut path, 0)
     }
 
     /// Bits of `inst` that its text in syntax `syntax` does not represent:
     /// [`Isa::ignored_bits`] and the `ignore` bits limited to that syntax.
     pub fn ignored_bits_in(&self, inst: &Inst, gen_: u32, syntax: u16) -> Bits {
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        self.ignored_in(inst.bits, gen_, Some(syntax), &mut path, 0)
+        self.ignored_in(inst.bits, gen_, (Some(syntax), !0), &mut path, 0)
     }
 
+    /// The bits `inst` sets that [`Isa::ignored_bits`] holds: operands whose
+    /// forms could ignore none of the bits set are not walked.
+    fn ignored_and_set(&self, inst: &Inst, gen_: u32) -> Bits {
+        if inst.bits & self.ignorable(inst.leaf) == 0 {
+            return 0;
+        }
+        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
+        inst.bits & self.ignored_in(inst.bits, gen_, (None, inst.bits), &mut path, 0)
+    }
+
+    /// The ignored bits of the leaf at `path[depth]` and its operands, in
+    /// syntax `syntax` (or in every syntax): all of them, or at least those
+    /// among `wanted` (an operand none of whose forms may ignore one of
+    /// those is not walked).
     fn ignored_in(
         &self,
         bits: Bits,
         gen_: u32,
-        syntax: Option<u16>,
+        (syntax, wanted): (Option<u16>, Bits),
         path: &mut [Step; MAX_DEPTH],
         depth: usize,
     ) -> Bits {
@@ -403,8 +417,12 @@ impl Isa {
             if depth + 1 >= MAX_DEPTH {
                 break;
             }
+            let place = Step { leaf: 0, case: 0, base: at.0, via: 0, map: at.1 };
+            if place.in_word(self.ignorable_in_group(group)) & wanted == 0 {
+                continue;
+            }
             if self.pick_leaf(&mut env, &mut path[..], depth + 1, group, at, fi as u16).is_some() {
-                out |= self.ignored_in(bits, gen_, syntax, path, depth + 1);
+                out |= self.ignored_in(bits, gen_, (syntax, wanted), path, depth + 1);
             }
         }
         out
@@ -414,10 +432,7 @@ impl Isa {
     /// ([`Isa::ignored_bits`]), if any does: the assembler leaves them zero,
     /// so text that sets one is refused rather than silently dropped.
     pub fn ignored_field_set(&self, inst: &Inst, gen_: u32) -> Option<String> {
-        if inst.bits & self.ignorable(inst.leaf) == 0 {
-            return None;
-        }
-        let set = inst.bits & self.ignored_bits(inst, gen_);
+        let set = self.ignored_and_set(inst, gen_);
         if set == 0 {
             return None;
         }
@@ -443,10 +458,7 @@ impl Isa {
         if leaf.rules.is_empty() {
             return Vec::new();
         }
-        let bits = match inst.bits & self.ignorable(inst.leaf) {
-            0 => inst.bits,
-            _ => inst.bits & !self.ignored_bits(inst, gen_),
-        };
+        let bits = inst.bits & !self.ignored_and_set(inst, gen_);
         let mut env = Env { isa: self, bits, gen_, read: 0 };
         // Fields as the case in force defines them (a field that moves between
         // generations is read where this generation keeps it).

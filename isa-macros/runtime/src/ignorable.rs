@@ -14,8 +14,11 @@ use crate::bits::{Bits, mask_of};
 use crate::tables::{Isa, Src, Ty};
 
 /// The bits of each leaf (in its own word) that some case or operand form
-/// may ignore, by leaf index.
-type Bounds = Vec<Bits>;
+/// may ignore, by leaf index, and their union over each group's forms.
+struct Bounds {
+    leaves: Vec<Bits>,
+    groups: Vec<Bits>,
+}
 
 /// Built bounds, by target (its address and its leaves'): targets are few
 /// and live for the whole program, so each is kept for good.
@@ -28,7 +31,13 @@ impl Isa {
     /// [`Isa::ignored_bits`] may include, for any encoding and generation:
     /// where an instruction sets none of them, it ignores nothing it sets.
     pub fn ignorable(&self, leaf: u16) -> Bits {
-        bounds(self).get(leaf as usize).copied().unwrap_or(!0)
+        bounds(self).leaves.get(leaf as usize).copied().unwrap_or(!0)
+    }
+
+    /// [`Isa::ignorable`] of every form of `group`, together (in the
+    /// group's own word).
+    pub(crate) fn ignorable_in_group(&self, group: u16) -> Bits {
+        bounds(self).groups.get(group as usize).copied().unwrap_or(!0)
     }
 }
 
@@ -89,5 +98,7 @@ fn build(isa: &Isa) -> Bounds {
         b
     }
     let mut states = vec![State::Todo; isa.leaves.len()];
-    (0..isa.leaves.len()).map(|l| leaf_bound(isa, l, &mut states)).collect()
+    let leaves: Vec<Bits> = (0..isa.leaves.len()).map(|l| leaf_bound(isa, l, &mut states)).collect();
+    let groups = isa.groups.iter().map(|g| g.leaves.iter().fold(0, |m, &l| m | leaves[l as usize])).collect();
+    Bounds { leaves, groups }
 }
