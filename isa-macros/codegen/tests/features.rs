@@ -1552,3 +1552,34 @@ fn templates_without_the_name_are_found_by_the_text_they_write() {
     let err = isa.assemble("mul r5", 0).unwrap_err();
     assert!(err.message.contains("unknown instruction `mul`"), "{}", err.message);
 }
+
+/// A register pair printed from a code whose low bit the text does not say
+/// (GCN's `s[62:63]` for codes 62 and 63), and a condition that needs it set.
+const SHARED_BITS: &str = r#"
+isa: shared
+instruction: op
+bitsets:
+  op:
+    size: 16
+    fields:
+      OPC: {bits: 12..15, type: uint}
+      X: {bits: 7..11, type: uint}
+      N: {bits: 0..6, type: uint}
+      LO: {expr: "N & 0x7e", type: uint}
+      HI: {expr: "LO + 1", type: uint}
+    requires: "X != 5 || (N & 1) == 1"
+    display: "{NAME} s[{LO}:{HI}], {X}"
+instructions:
+  - {extends: op, field: OPC, opcodes: {pair: 1}}
+"#;
+
+#[test]
+fn the_bits_every_reading_of_a_value_shares_are_bound_and_the_rest_solved() {
+    let isa = load("shared", SHARED_BITS);
+    // OPC 1 at 12..15, X at 7..11, N at 0..6: N is 62 or 63; the smallest
+    // unless the condition needs the low bit.
+    assert_eq!(isa.assemble("pair s[62:63], 3", 0), Ok((0x1000 | 3 << 7 | 62, 16)));
+    assert_eq!(isa.assemble("pair s[62:63], 5", 0), Ok((0x1000 | 5 << 7 | 63, 16)));
+    // No code gives an odd first register.
+    assert!(isa.assemble("pair s[61:62], 3", 0).is_err());
+}

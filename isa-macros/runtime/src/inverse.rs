@@ -32,12 +32,17 @@ const MAX_PARAMS: usize = 4;
 /// has a handful of such expressions, times their parameters' values).
 const MAX_TABLES: usize = 4096;
 
-/// Marks a value more than one source gives.
-const SEVERAL: u32 = u32::MAX;
+/// An expression's values over every source value, sorted by value, each
+/// with the bits all the sources that give it have set (`and`) and have
+/// set in any (`or`): one source when the two are equal.
+type Table = Vec<Entry>;
 
-/// An expression's values over every source value, sorted by value: the
-/// source that gives it, or [`SEVERAL`].
-type Table = Vec<(i64, u32)>;
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    value: i64,
+    and: u32,
+    or: u32,
+}
 
 /// What a table depends on: the expression and the source field (their
 /// addresses: both are static), and the generation and the values of the
@@ -124,8 +129,10 @@ fn reads(fields: &[Field], e: Expr, out: &mut Reads, depth: u32) -> Option<()> {
 pub(crate) enum Source {
     /// Exactly this value of the field gives it.
     Unique(&'static Field, u128),
-    /// Several values give it: the solver picks.
-    Several,
+    /// Several values give it, which agree on the bits of the field set in
+    /// `mask` (in the field's own value): those bits are `value`'s; the
+    /// solver picks the others.
+    Several { field: &'static Field, mask: u128, value: u128 },
     /// No value gives it: the reading fails, whatever the other bits are.
     None,
 }
@@ -180,10 +187,15 @@ pub(crate) fn source_of(
             cache.insert(key, tabulate(isa, path, bits, gen_, e, ranges, width));
         }
         let table = cache.get(&key)?;
-        Some(match table.binary_search_by_key(&n, |&(v, _)| v) {
+        Some(match table.binary_search_by_key(&n, |e| e.value) {
             Err(_) => Source::None,
-            Ok(at) if table[at].1 == SEVERAL => Source::Several,
-            Ok(at) => Source::Unique(field, table[at].1 as u128),
+            Ok(at) => match table[at] {
+                Entry { and, or, .. } if and == or => Source::Unique(field, and as u128),
+                Entry { and, or, .. } => {
+                    let mask = !(and ^ or) & crate::bits::mask_of(0, width) as u32;
+                    Source::Several { field, mask: mask as u128, value: (and & mask) as u128 }
+                }
+            },
         })
     })
 }
@@ -204,15 +216,17 @@ fn tabulate(
         .map(|s| {
             let bits = step.insert(bits, ranges, s as u128).0;
             let mut env = Env { isa, bits, gen_, read: 0 };
-            (env.eval(path, e), s)
+            Entry { value: env.eval(path, e), and: s, or: s }
         })
         .collect();
     table.sort_unstable();
     table.dedup_by(|later, first| {
-        if later.0 == first.0 {
-            first.1 = SEVERAL;
+        let same = later.value == first.value;
+        if same {
+            first.and &= later.and;
+            first.or |= later.or;
         }
-        later.0 == first.0
+        same
     });
     table
 }

@@ -118,6 +118,20 @@ impl St {
         true
     }
 
+    /// Binds the bits of a field made of `ranges` (at `at`) that are set in
+    /// `mask` (in the field's own value) to those of `value`; false on a
+    /// conflict.
+    fn bind_bits(&mut self, at: &Step, ranges: &[crate::Range], mask: u128, value: u128) -> bool {
+        let m = at.insert(0, ranges, mask).0;
+        let v = at.insert(0, ranges, value & mask).0;
+        if (self.bits ^ v) & m & self.bound != 0 {
+            return false;
+        }
+        self.bits = (self.bits & !m) | v;
+        self.bound |= m;
+        true
+    }
+
     fn bind_field(&mut self, at: &Step, ranges: &[crate::Range], value: u128) -> bool {
         let (nb, written) = at.insert(self.bits, ranges, value);
         if (nb ^ self.bits) & written & self.bound != 0 {
@@ -620,19 +634,28 @@ impl<'a> Parser<'a> {
             // A value computed from one narrow field (see `inverse`): the
             // one value of it that gives the text's value is bound; when
             // none does, this reading fails, whatever the other bits are
-            // (rather than the solver trying every value to find that out).
+            // (rather than the solver trying every value to find that out);
+            // when several do, the bits they share are bound and the solver
+            // picks among them (`s[62:63]` is code 62 or 63).
             Src::Expr(e)
                 if let Val::Num(n) = v
                     && let Some(source) =
-                        crate::inverse::source_of(self.isa, path, (st.bits, st.bound), self.gen_, e, n)
-                    && !matches!(source, Source::Several) =>
+                        crate::inverse::source_of(self.isa, path, (st.bits, st.bound), self.gen_, e, n) =>
             {
                 match source {
                     Source::Unique(f, raw) => {
                         let Src::Bits(ranges) = f.src else { return false };
                         st.bind_field(&step, ranges, raw)
                     }
-                    _ => {
+                    Source::Several { field: f, mask, value } => {
+                        let Src::Bits(ranges) = f.src else { return false };
+                        if !st.bind_bits(&step, ranges, mask, value) {
+                            return false;
+                        }
+                        st.push(path, What::Field(idx), Want::Eq(n));
+                        true
+                    }
+                    Source::None => {
                         self.fail(pos, || format!("{n} is not a value this form encodes"));
                         false
                     }
@@ -929,23 +952,42 @@ impl Parser<'_> {
     /// Binds fields that a constraint pins to a constant (`OFFSET == 0` choosing
     /// a case, `SEXT && !NEG` choosing a source modifier's form: a one-bit
     /// flag is one, a negated field zero), alone or as one operand of a chain
-    /// of `&&`, so the solver need not enumerate them. A parameter pins the
+    /// of `&&`, so the solver need not enumerate them; and fields an earlier
+    /// case's condition, which must fail, pins the other way (`P == 0` for
+    /// GCN's `vcc_lo`, so `vcc_hi` has P one). A parameter pins the
     /// enclosing field it is (see [`Parser::alias`]).
     fn bind_equalities(&self, st: &mut St) {
         let mut terms = Vec::new();
         for i in 0..st.cons.len() {
             let c = &st.cons[i];
-            let (What::Expr(e), Want::Truthy(true)) = (c.what, c.want) else { continue };
+            let (What::Expr(e), Want::Truthy(want)) = (c.what, c.want) else { continue };
             terms.clear();
-            conjuncts(e, &mut terms);
+            // A condition that must hold pins each of its conjuncts; one that
+            // must fail pins only when it is a single term.
+            match want {
+                true => conjuncts(e, &mut terms),
+                false => terms.push(e),
+            }
             for &t in &terms {
-                // What the term pins, and to what: `F == k`; `!F`, zero;
-                // `F` alone, one (for a one-bit field only, below).
-                let (op, k, alone) = match *t {
-                    [a @ (Op::Field(_) | Op::Param(_)), Op::Lit(k), Op::Bin(BinOp::Eq)]
-                    | [Op::Lit(k), a @ (Op::Field(_) | Op::Param(_)), Op::Bin(BinOp::Eq)] => (a, k, false),
-                    [a @ (Op::Field(_) | Op::Param(_)), Op::Not] => (a, 0, false),
-                    [a @ (Op::Field(_) | Op::Param(_))] => (a, 1, true),
+                // What the term pins, and to what, when it must hold: `F ==
+                // k`; `!F`, zero; `F` alone, one (for a one-bit field only,
+                // below); `F != k`, the other value of a one-bit field. When
+                // it must fail: the other way round.
+                let (op, k, one_bit) = match (t, want) {
+                    (&[a @ (Op::Field(_) | Op::Param(_)), Op::Lit(k), Op::Bin(BinOp::Eq)], true)
+                    | (&[Op::Lit(k), a @ (Op::Field(_) | Op::Param(_)), Op::Bin(BinOp::Eq)], true)
+                    | (&[a @ (Op::Field(_) | Op::Param(_)), Op::Lit(k), Op::Bin(BinOp::Ne)], false)
+                    | (&[Op::Lit(k), a @ (Op::Field(_) | Op::Param(_)), Op::Bin(BinOp::Ne)], false) => (a, k, false),
+                    (&[a @ (Op::Field(_) | Op::Param(_)), Op::Lit(k @ (0 | 1)), Op::Bin(BinOp::Ne)], true)
+                    | (&[Op::Lit(k @ (0 | 1)), a @ (Op::Field(_) | Op::Param(_)), Op::Bin(BinOp::Ne)], true)
+                    | (&[a @ (Op::Field(_) | Op::Param(_)), Op::Lit(k @ (0 | 1)), Op::Bin(BinOp::Eq)], false)
+                    | (&[Op::Lit(k @ (0 | 1)), a @ (Op::Field(_) | Op::Param(_)), Op::Bin(BinOp::Eq)], false) => {
+                        (a, 1 - k, true)
+                    }
+                    (&[a @ (Op::Field(_) | Op::Param(_)), Op::Not], true)
+                    | (&[a @ (Op::Field(_) | Op::Param(_))], false) => (a, 0, false),
+                    (&[a @ (Op::Field(_) | Op::Param(_))], true)
+                    | (&[a @ (Op::Field(_) | Op::Param(_)), Op::Not], false) => (a, 1, true),
                     _ => continue,
                 };
                 let path = st.path(&st.cons[i]);
@@ -957,7 +999,7 @@ impl Parser<'_> {
                 let Some((at, field, keep)) = target else { continue };
                 let Src::Bits(ranges) = field.src else { continue };
                 let width = crate::width_of(ranges);
-                if alone && (keep != 1 || field.is_signed()) {
+                if one_bit && (keep != 1 || field.is_signed()) {
                     continue;
                 }
                 if keep < width {
