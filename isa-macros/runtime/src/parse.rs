@@ -159,6 +159,8 @@ struct Parser<'a> {
     /// Whether `best_msg` is a rule the text breaks (a reading that fit,
     /// refused for a stated reason).
     best_rule: bool,
+    /// Buffers for the readings of a field, reused by every field read.
+    pool: Vec<Vec<Reading>>,
 }
 
 impl<'a> Parser<'a> {
@@ -222,6 +224,13 @@ impl<'a> Parser<'a> {
     /// start of `s`. With optional commas, a display that starts with a space
     /// may also follow a comma (`, clamp`).
     fn lead(&self, s: &str, display: &str) -> Option<usize> {
+        // Most names differ in their first letter: no comparison then.
+        if let Some(&d) = display.as_bytes().first()
+            && d != b' '
+            && s.as_bytes().first() != Some(&d)
+        {
+            return None;
+        }
         if s.starts_with(display) {
             return Some(display.len());
         }
@@ -356,27 +365,31 @@ impl<'a> Parser<'a> {
     ) -> bool {
         let Some(&step) = path.last() else { return false };
         let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[i as usize];
-        let alts = if bracketed {
+        if let (Ty::Group { group, .. }, false) = (field.ty, bracketed) {
+            return self.group(path, i, field, group, rest, pos, st, k);
+        }
+        // The readings go in a buffer of the pool (fields nest, each
+        // holding its own while the rest of the line is read).
+        let mut alts = self.pool.pop().unwrap_or_default();
+        alts.clear();
+        if bracketed {
             if !matches!(field.ty, Ty::Uint | Ty::UintSat | Ty::Int) {
+                self.pool.push(alts);
                 return false;
             }
-            let mut alts = self.scan(path, i, field, pos + 1);
+            self.scan(path, i, field, pos + 1, &mut alts);
             alts.retain_mut(|(p, _, _)| {
                 *p += 1;
                 self.text.as_bytes().get(*p - 1) == Some(&b']')
             });
-            alts
         } else {
-            if let Ty::Group { group, .. } = field.ty {
-                return self.group(path, i, field, group, rest, pos, st, k);
-            }
-            let alts = self.scan(path, i, field, pos);
+            self.scan(path, i, field, pos, &mut alts);
             if alts.is_empty() {
                 self.fail(pos, || expected_value(self.isa, field));
             }
-            alts
-        };
-        for (p, v, format) in alts {
+        }
+        let mut found = false;
+        for &(p, v, format) in &alts {
             let snap = st.save();
             // A number read in one float format holds only where the spec's
             // format expression gives that format.
@@ -384,11 +397,13 @@ impl<'a> Parser<'a> {
                 st.push(path, What::Expr(e), Want::Eq(bits as i64));
             }
             if self.bind(path, i, field, v, st, pos) && self.seq(path, rest, p, st, k) {
-                return true;
+                found = true;
+                break;
             }
             st.restore(snap);
         }
-        false
+        self.pool.push(alts);
+        found
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -460,9 +475,8 @@ impl<'a> Parser<'a> {
 
     /// The ways field `idx` (of the leaf at the end of `path`) can be read at
     /// `pos`, most specific first.
-    fn scan(&self, path: &[Step], idx: u16, field: &Field, pos: usize) -> Vec<Reading> {
+    fn scan(&self, path: &[Step], idx: u16, field: &Field, pos: usize, out: &mut Vec<Reading>) {
         let s = self.rest(pos);
-        let mut out = Vec::new();
         match field.ty {
             Ty::Uint | Ty::UintSat | Ty::Hex | Ty::Int | Ty::HexLit { .. } | Ty::Group { .. } => {
                 let signed = matches!(field.ty, Ty::Int | Ty::HexLit { .. });
@@ -542,17 +556,19 @@ impl<'a> Parser<'a> {
                     if let Some((v, n)) = read_set(set, s) {
                         out.push((pos + n, Val::Num(v as i64), None));
                     }
-                    return out;
+                    return;
                 }
-                let mut vals: Vec<(usize, i64)> =
-                    en.values.iter().filter_map(|v| self.lead(s, v.display).map(|n| (n, v.value as i64))).collect();
-                vals.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
-                for (n, v) in vals {
-                    out.push((pos + n, Val::Num(v), None));
-                }
+                // The longest names first (`lt` before `l`), in spec order
+                // among equals.
+                let start = out.len();
+                out.extend(
+                    en.values
+                        .iter()
+                        .filter_map(|v| Some((pos + self.lead(s, v.display)?, Val::Num(v.value as i64), None))),
+                );
+                out[start..].sort_by_key(|&(n, _, _)| std::cmp::Reverse(n));
             }
         }
-        out
     }
 
     fn bind(&mut self, path: &[Step], idx: u16, field: &Field, v: Val, st: &mut St, pos: usize) -> bool {
@@ -1441,6 +1457,7 @@ impl Isa {
             best_pos: 0,
             best_msg: String::new(),
             best_rule: false,
+            pool: Vec::new(),
         };
         if let Some(inst) = self.parse_pass(&mut p) {
             return Ok(inst);
