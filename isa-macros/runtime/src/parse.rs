@@ -802,6 +802,10 @@ impl<'a> Parser<'a> {
         if let Some(decided) = self.decided(st, leaf) {
             return if decided { Ok(()) } else { Err("operands do not fit any form of this instruction".into()) };
         }
+        // Most of the rest leave one bit to choose (`vcc_hi`, `s[62:63]`).
+        if let Some(result) = self.solve_one_bit(st, leaf) {
+            return result;
+        }
         // A constraint no value of its own unbound bits satisfies fails the
         // whole: found cheaply, before enumerating every constraint together
         // (most tried forms fail that way, on one operand's value).
@@ -829,6 +833,39 @@ impl<'a> Parser<'a> {
         // other bits are, so stopping at the first failure decides too.
         let holds = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
         (env.read & !st.bound == 0).then_some(holds)
+    }
+
+    /// [`Parser::solve_settled`] when the constraints (and the length) read
+    /// one bit the text left unbound: the first of its two values that
+    /// satisfies them all, which is what the greedy and the joint search
+    /// both come to. `None` when they read more, or when trying a value
+    /// makes them read another.
+    fn solve_one_bit(&self, st: &mut St, leaf: u16) -> Option<Result<(), String>> {
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        for c in &st.cons {
+            check(&mut env, &st.steps, c);
+        }
+        self.fits_length(&mut env, leaf);
+        let free = env.read & !st.bound;
+        if free.count_ones() != 1 {
+            return None;
+        }
+        for v in [0, free] {
+            let bits = (st.bits & !free) | v;
+            let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
+            // A constraint that fails reading only bound bits and this one
+            // rules the value out, whatever the others say.
+            let ok = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
+            if env.read & !st.bound & !free != 0 {
+                return None;
+            }
+            if ok {
+                st.bits = bits;
+                st.bound |= free;
+                return Some(Ok(()));
+            }
+        }
+        Some(Err("operands do not fit any form of this instruction".into()))
     }
 
     /// Whether `c` fails reading only bits bound so far: whatever the others
