@@ -8,9 +8,8 @@
 //! instruction, that upper bound: its don't-care and `ignore:` bits, and the
 //! bits of every operand field one of whose forms has some (recursively).
 
-use std::sync::{OnceLock, RwLock};
-
 use crate::bits::{Bits, mask_of};
+use crate::kept::Kept;
 use crate::tables::{Isa, Src, Ty};
 
 /// The bits of each leaf (in its own word) that some case or operand form
@@ -20,11 +19,8 @@ struct Bounds {
     groups: Vec<Bits>,
 }
 
-/// Built bounds, by target (its address and its leaves'): targets are few
-/// and live for the whole program, so each is kept for good.
-type Cache = RwLock<Vec<((usize, usize), &'static Bounds)>>;
-
-static CACHE: OnceLock<Cache> = OnceLock::new();
+/// Built bounds, by target.
+static BUILT: Kept<Bounds> = Kept::new();
 
 impl Isa {
     /// Bits of an encoding of `leaf` (in its own word) that
@@ -42,19 +38,7 @@ impl Isa {
 }
 
 fn bounds(isa: &Isa) -> &'static Bounds {
-    let key = (isa as *const Isa as usize, isa.leaves.as_ptr() as usize);
-    let cache = CACHE.get_or_init(Cache::default);
-    let found = |v: &[((usize, usize), &'static Bounds)]| v.iter().find(|e| e.0 == key).map(|e| e.1);
-    if let Some(b) = found(&cache.read().unwrap_or_else(|e| e.into_inner())) {
-        return b;
-    }
-    let mut w = cache.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(b) = found(&w) {
-        return b;
-    }
-    let b: &'static Bounds = Box::leak(Box::new(build(isa)));
-    w.push((key, b));
-    b
+    BUILT.get(isa, 0, || build(isa))
 }
 
 /// Computes every leaf's bound: an operand field contributes its forms'

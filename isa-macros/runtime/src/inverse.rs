@@ -11,8 +11,9 @@
 //! bound so far, its values are tabulated once per thread for those parameter
 //! values: a value exactly one `C` gives binds `C` straight away, the same
 //! answer the solver finds (the only one); a value no `C` gives fails the
-//! reading at once, as the solver would fail it. Values several sources give
-//! stay constraints for the solver, which picks among them.
+//! reading at once, as the solver would fail it. A value several sources
+//! give binds the bits they all share and stays a constraint for the solver,
+//! which picks among them (`s[62:63]`: code 62 or 63).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -18,6 +18,7 @@ mod float;
 mod ignorable;
 mod int_expr;
 mod inverse;
+mod kept;
 pub mod machine;
 mod memo;
 mod mnemonics;

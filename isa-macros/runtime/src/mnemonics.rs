@@ -16,8 +16,7 @@
 //! are walked for names (a literal run is looked for everywhere). The index
 //! is built once per target and syntax, on first use.
 
-use std::sync::{OnceLock, RwLock};
-
+use crate::kept::Kept;
 use crate::tables::{Case, Enum, Isa, Tok, Ty};
 
 /// The candidates index of one syntax of one target.
@@ -196,29 +195,12 @@ fn glued_before_name(display: &[Tok]) -> bool {
     false
 }
 
-/// Built indexes, by target and syntax. Targets are few and live for the
-/// whole program, so an index, once built, is kept (leaked) for good.
-/// The key is the target's address and its leaves' (a target is static, or
-/// leaked by the generator's tests), and the syntax.
-type Cache = RwLock<Vec<((usize, usize, u16), &'static Index)>>;
-
-static CACHE: OnceLock<Cache> = OnceLock::new();
+/// Built indexes, by target and syntax.
+static BUILT: Kept<Index> = Kept::new();
 
 /// The index of `isa`'s syntax `syntax`, built on first use.
 pub(crate) fn index(isa: &Isa, syntax: u16) -> &'static Index {
-    let key = (isa as *const Isa as usize, isa.leaves.as_ptr() as usize, syntax);
-    let cache = CACHE.get_or_init(Cache::default);
-    let found = |v: &[((usize, usize, u16), &'static Index)]| v.iter().find(|e| e.0 == key).map(|e| e.1);
-    if let Some(ix) = found(&cache.read().unwrap_or_else(|e| e.into_inner())) {
-        return ix;
-    }
-    let mut w = cache.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(ix) = found(&w) {
-        return ix;
-    }
-    let ix: &'static Index = Box::leak(Box::new(Index::build(isa, syntax)));
-    w.push((key, ix));
-    ix
+    BUILT.get(isa, syntax, || Index::build(isa, syntax))
 }
 
 #[cfg(test)]

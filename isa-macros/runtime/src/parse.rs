@@ -108,8 +108,11 @@ impl St {
     /// Binds the `mask` bits of the leaf placed at `at` to `value`; false on a
     /// conflict.
     fn bind_pattern(&mut self, at: &Step, mask: Bits, value: Bits) -> bool {
-        let m = at.in_word(mask);
-        let v = at.in_word(value & mask);
+        self.bind_word(at.in_word(mask), at.in_word(value & mask))
+    }
+
+    /// Binds the word bits `m` to those of `v`; false on a conflict.
+    fn bind_word(&mut self, m: Bits, v: Bits) -> bool {
         if (self.bits ^ v) & m & self.bound != 0 {
             return false;
         }
@@ -122,14 +125,7 @@ impl St {
     /// `mask` (in the field's own value) to those of `value`; false on a
     /// conflict.
     fn bind_bits(&mut self, at: &Step, ranges: &[crate::Range], mask: u128, value: u128) -> bool {
-        let m = at.insert(0, ranges, mask).0;
-        let v = at.insert(0, ranges, value & mask).0;
-        if (self.bits ^ v) & m & self.bound != 0 {
-            return false;
-        }
-        self.bits = (self.bits & !m) | v;
-        self.bound |= m;
-        true
+        self.bind_word(at.insert(0, ranges, mask).0, at.insert(0, ranges, value & mask).0)
     }
 
     fn bind_field(&mut self, at: &Step, ranges: &[crate::Range], value: u128) -> bool {
