@@ -13,8 +13,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use isa_runtime::{
-    BinOp, Bits, Dispatch, Expr, Field, Isa, Length, NO_ASK, NO_FIELD, NODE, Node, Op, Plan, Range, Src, Step, Tree,
-    Ty, Unit, mask_of,
+    BinOp, Bits, Direct, Dispatch, Expr, Field, Isa, Length, NO_ASK, NO_FIELD, NODE, Node, Op, Plan, Range, Src, Step,
+    Tree, Ty, Unit, mask_of,
 };
 
 /// Widest tabulated part: a bitmap of 2^12 bits (512 bytes), so that tabulating stays quick at build time.
@@ -46,7 +46,7 @@ pub fn build(isa: &Isa) -> Dispatch {
             plans.push(plan);
         }
     }
-    Dispatch {
+    let mut d = Dispatch {
         gen_bounds: leak(bounds.unwrap_or_default()),
         trees: leak(trees),
         plans: leak(plans),
@@ -55,7 +55,12 @@ pub fn build(isa: &Isa) -> Dispatch {
         bitmaps: leak(p.bitmaps),
         subs: leak(p.subs),
         cuts: leak(p.cuts),
+        direct: Direct::EMPTY,
+    };
+    if let Some(tree) = d.trees.first() {
+        d.direct = crate::direct::build(tree, &d, isa.leaves.len());
     }
+    d
 }
 
 /// The plan that leaves everything to the reference code.

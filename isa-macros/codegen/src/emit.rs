@@ -455,13 +455,49 @@ impl Emit for Unit {
     }
 }
 
+impl Emit for Probe {
+    fn emit(&self) -> TokenStream {
+        let (m, v, p) = (self.mask.emit(), self.value.emit(), self.parts.emit());
+        let (c, r, o, ml) = (self.choice.emit(), self.requires.emit(), self.operands.emit(), self.more_len.emit());
+        let (mo, t, e, l) = (self.more.emit(), self.then.emit(), self.otherwise.emit(), self.leaf.emit());
+        quote!(::isa_runtime::Probe {
+            mask: #m, value: #v, parts: #p, choice: #c, requires: #r, operands: #o, more_len: #ml, more: #mo,
+            then: #t, otherwise: #e, leaf: #l
+        })
+    }
+}
+
+impl Emit for Part {
+    fn emit(&self) -> TokenStream {
+        let (l, w, l2, w2, b) =
+            (self.lo.emit(), self.width.emit(), self.lo2.emit(), self.width2.emit(), self.bitmap.emit());
+        quote!(::isa_runtime::Part { lo: #l, width: #w, lo2: #l2, width2: #w2, bitmap: #b })
+    }
+}
+
+impl Emit for Direct {
+    fn emit(&self) -> TokenStream {
+        let (r, e, n) = (self.root.emit(), self.entries.emit(), self.entries_per_class.emit());
+        let (p, m, b) = (self.probes.emit(), self.more.emit(), self.bitmaps.emit());
+        quote!(::isa_runtime::Direct { root: #r, entries: #e, entries_per_class: #n, probes: #p, more: #m, bitmaps: #b })
+    }
+}
+
+impl<T: Emit, const N: usize> Emit for [T; N] {
+    fn emit(&self) -> TokenStream {
+        let items = self.iter().map(|x| x.emit());
+        quote!([#(#items),*])
+    }
+}
+
 impl Emit for &Dispatch {
     fn emit(&self) -> TokenStream {
         let (g, t, p) = (self.gen_bounds.emit(), self.trees.emit(), self.plans.emit());
         let (u, r, b, s) = (self.units.emit(), self.ranges.emit(), self.bitmaps.emit(), self.subs.emit());
-        let cuts = self.cuts.emit();
+        let (cuts, direct) = (self.cuts.emit(), self.direct.emit());
         quote!(&::isa_runtime::Dispatch {
-            gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b, subs: #s, cuts: #cuts
+            gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b, subs: #s, cuts: #cuts,
+            direct: #direct
         })
     }
 }

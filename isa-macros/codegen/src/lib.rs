@@ -7,6 +7,7 @@
 pub mod abi;
 pub mod builder;
 pub mod diag;
+pub mod direct;
 pub mod dispatch;
 pub mod emit;
 pub mod expr;

@@ -1,6 +1,7 @@
 //! Decoding: find the leaf whose identifying bits match, pick its case, and check
 //! that every operand sub-encoding decodes too.
 
+use crate::Direct;
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::DecodeError;
@@ -18,7 +19,11 @@ impl Isa {
     /// The decoder of generation `gen_`, for decoding many words.
     pub fn decoder(&self, gen_: u32) -> Decoder<'_> {
         let plans = self.dispatch.map_or(&[][..], |d| d.plans_for(gen_));
-        Decoder { isa: self, gen_, plans, width: mask_of(0, self.groups[0].bits) }
+        let (direct, entries) = match self.dispatch {
+            Some(d) => (&d.direct, d.direct.entries_of(d.class_of(gen_))),
+            None => (&EMPTY, &[][..]),
+        };
+        Decoder { isa: self, gen_, plans, direct, entries, width: mask_of(0, self.groups[0].bits) }
     }
 
     /// Decodes through the precomputed tables, the reference code checking
@@ -29,6 +34,14 @@ impl Isa {
     pub fn decode_by_tables(&self, bits: Bits, gen_: u32) -> Option<Inst> {
         let d = self.decoder(gen_);
         self.decode_fast(self.dispatch?, d.plans, bits & d.width, gen_)
+    }
+
+    /// Decodes through the direct decoder alone (see [`crate::Direct`]):
+    /// `None` for a word it leaves to the general tables. Tests and
+    /// benchmarks use it to see how much of an instruction set it covers.
+    pub fn decode_direct(&self, bits: Bits, gen_: u32) -> Option<Inst> {
+        let d = self.decoder(gen_);
+        d.direct.decode(d.entries, (bits & d.width) as u64)
     }
 
     /// The reference decoder: scans the leaves in priority order and evaluates
@@ -477,16 +490,26 @@ pub struct Decoder<'a> {
     gen_: u32,
     /// The plans of the generation's class (empty without tables).
     plans: &'static [crate::Plan],
+    /// The direct decoder, and its tree for the generation's class.
+    direct: &'a Direct,
+    entries: &'static [u32],
     /// The bits of a word of the instruction group.
     width: Bits,
 }
+
+/// The direct decoder of a target without tables.
+static EMPTY: Direct = Direct::EMPTY;
 
 impl Decoder<'_> {
     /// Decodes one instruction from `bits` (see [`Isa::decode`]).
     pub fn decode(&self, bits: Bits) -> Result<Inst, DecodeError> {
         let isa = self.isa;
+        let bits = bits & self.width;
+        if let Some(inst) = self.direct.decode(self.entries, bits as u64) {
+            return Ok(inst);
+        }
         if let Some(d) = isa.dispatch
-            && let Some(inst) = isa.decode_fast(d, self.plans, bits & self.width, self.gen_)
+            && let Some(inst) = isa.decode_fast(d, self.plans, bits, self.gen_)
         {
             return Ok(inst);
         }
@@ -509,6 +532,11 @@ impl Decoder<'_> {
             }
         };
         let bits = bits & self.width;
+        if let Some(inst) = self.direct.decode(self.entries, bits as u64)
+            && inst.len_bytes() <= bytes.len()
+        {
+            return Ok((inst, inst.len_bytes()));
+        }
         if let Some(d) = isa.dispatch
             && let Some(inst) = isa.decode_fast(d, self.plans, bits, gen_)
             && inst.len_bytes() <= bytes.len()

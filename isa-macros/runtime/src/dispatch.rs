@@ -21,6 +21,10 @@
 //!   or one of two values chosen by a check (`L ? 64 : 48`, `SRC0 == 255 ? 64 :
 //!   32`), so decoding evaluates no expression.
 //!
+//! In front of both sits the direct decoder ([`crate::Direct`]): the tree
+//! again, per class, ending in a copy of each leaf's plan that fits a
+//! fixed shape. It takes most words in four loads; the rest come here.
+//!
 //! Decoding through these tables gives exactly what the reference decoder
 //! gives (`tests/decode_tables.rs` checks both on random words and on every
 //! opcode); a word they reject is decoded again by the reference code, so
@@ -43,7 +47,7 @@ pub struct Dispatch {
     pub plans: &'static [Plan],
     /// The parts plans refer to.
     pub units: &'static [Unit],
-    /// Bit ranges of the parts, referred to by [`Unit::ranges`].
+    /// Bit ranges of the parts, referred to by [`Unit::range_start`].
     pub ranges: &'static [Range],
     /// Bitmaps of the parts: bit `i` set when the part holds for value `i`.
     pub bitmaps: &'static [u64],
@@ -54,6 +58,8 @@ pub struct Dispatch {
     /// unit's `range_start`, their count, then the first value of each
     /// interval in increasing order (the first is 0).
     pub cuts: &'static [u64],
+    /// The first try, for the leaves whose checks fit a fixed shape.
+    pub direct: crate::Direct,
 }
 
 /// A decision tree over the identifying bits of one group's leaves.

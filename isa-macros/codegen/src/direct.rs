@@ -1,0 +1,362 @@
+//! Building the direct decoder (see `isa_runtime::Direct`) from the general
+//! decoding tables: the tree flattened into one array, and each leaf whose
+//! plan fits a probe's fixed shape copied into one.
+//!
+//! Nothing here reads the spec: a probe is a plan re-packed, so it accepts
+//! what the plan accepts. What does not fit (a part over three runs of bits
+//! or past the first 64, more than four parts, a value a part leaves to
+//! another table, a length evaluated) gets no probe, and the general tables
+//! decode it.
+
+use std::collections::HashMap;
+
+use isa_runtime::{DIRECT_NODE, Direct, Dispatch, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit};
+
+/// The probe matching nothing, at [`NO_PROBE`].
+const NOTHING: Probe = Probe {
+    mask: 0,
+    value: 1,
+    parts: [Part::ALWAYS; 3],
+    choice: 0,
+    requires: 0,
+    operands: 0,
+    more_len: 0,
+    more: 0,
+    then: 0,
+    otherwise: 0,
+    leaf: 0,
+};
+
+/// The direct decoder for the first group's `tree` and the plans of every
+/// generation class (`plans`, class-major, `leaves` per class).
+pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
+    let mut b = Builder {
+        d,
+        bitmaps: vec![!0],
+        bitmap_at: HashMap::new(),
+        probes: vec![NOTHING],
+        probe_at: HashMap::new(),
+        more: Vec::new(),
+        more_at: HashMap::new(),
+    };
+    b.probe_at.insert(NOTHING, NO_PROBE);
+    b.bitmap_at.insert(vec![!0], 0);
+    // The tree's shape, the same in every class; its ends are candidate
+    // lists (offsets in `tree.lists`; `u32::MAX` for none) until a class
+    // puts its probes there. The root is always a node (of no bits when the
+    // tree is one list), so that it is the same in every class.
+    let mut shape = Vec::new();
+    let root = match tree.root & NODE {
+        0 => {
+            shape.push(tree.root);
+            DIRECT_NODE
+        }
+        _ => flatten(tree, tree.root, &mut shape, &mut HashMap::new()),
+    };
+    let classes = d.plans.len().checked_div(leaves).unwrap_or(0);
+    let mut entries = Vec::with_capacity(classes * shape.len());
+    for class in 0..classes {
+        let plans = &d.plans[class * leaves..(class + 1) * leaves];
+        for &e in &shape {
+            entries.push(match e & DIRECT_NODE {
+                0 => {
+                    let [first, second] = b.row(tree, plans, e);
+                    first as u32 | (second as u32) << 16
+                }
+                _ => e,
+            });
+        }
+    }
+    Direct {
+        root,
+        entries: leak(entries),
+        entries_per_class: shape.len() as u32,
+        probes: leak(b.probes),
+        more: leak(b.more),
+        bitmaps: leak(b.bitmaps),
+    }
+}
+
+fn leak<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+/// The entry for tree slot `slot`, its subtree appended to `entries` (see
+/// [`build`]) unless `done` (by slot) has it: the tree shares subtrees, and
+/// so does its copy. A node past the first 64 bits ends the walk with no
+/// probe.
+fn flatten(tree: &Tree, slot: u32, entries: &mut Vec<u32>, done: &mut HashMap<u32, u32>) -> u32 {
+    if slot & NODE == 0 {
+        return slot;
+    }
+    if let Some(&e) = done.get(&slot) {
+        return e;
+    }
+    let Some(n) = tree.nodes.get((slot & !NODE) as usize) else { return u32::MAX };
+    let (lo, w) = (n.lo as u32, n.width as u32);
+    let first = entries.len();
+    if lo + w > 64 || w > 15 || first + (1 << w) > 0x1f_ffff {
+        return u32::MAX;
+    }
+    entries.resize(first + (1 << w), 0);
+    for v in 0..1usize << w {
+        let child = tree.slots.get(n.first as usize + v).copied().unwrap_or(u32::MAX);
+        entries[first + v] = flatten(tree, child, entries, done);
+    }
+    let e = DIRECT_NODE | lo << 25 | w << 21 | first as u32;
+    done.insert(slot, e);
+    e
+}
+
+/// A part before it is packed: the runs of bits it reads (most significant
+/// first) and its bitmap's offset.
+type Unpacked = (Vec<(u32, u32)>, u32);
+
+struct Builder<'a> {
+    d: &'a Dispatch,
+    bitmaps: Vec<u64>,
+    bitmap_at: HashMap<Vec<u64>, u32>,
+    probes: Vec<Probe>,
+    probe_at: HashMap<Probe, u16>,
+    more: Vec<u64>,
+    more_at: HashMap<Vec<u64>, u32>,
+}
+
+/// Where `items` start in `table`, appended unless an equal run is there
+/// (an empty run is at 0).
+fn intern<T: Clone + Eq + std::hash::Hash>(
+    table: &mut Vec<T>,
+    at: &mut HashMap<Vec<T>, u32>,
+    items: Vec<T>,
+) -> Option<u32> {
+    if items.is_empty() {
+        return Some(0);
+    }
+    if let Some(&i) = at.get(&items) {
+        return Some(i);
+    }
+    let i = u32::try_from(table.len()).ok()?;
+    table.extend_from_slice(&items);
+    at.insert(items, i);
+    Some(i)
+}
+
+impl Builder<'_> {
+    /// The probes for the candidate list at `at` (in `tree.lists`;
+    /// `u32::MAX` for none): the first two leaves present in the class,
+    /// while each has a probe.
+    fn row(&mut self, tree: &Tree, plans: &[Plan], at: u32) -> [u16; 2] {
+        let mut row = [NO_PROBE; 2];
+        let Some(&len) = tree.lists.get(at as usize) else { return row };
+        let cands = tree.lists.get(at as usize + 1..at as usize + 1 + len as usize).unwrap_or(&[]);
+        let present = cands.iter().filter(|&&l| plans.get(l as usize).is_some_and(|p| p.flags & Plan::ABSENT == 0));
+        for (slot, &leaf) in row.iter_mut().zip(present) {
+            match plans.get(leaf as usize).and_then(|p| self.probe(leaf, p)) {
+                Some(p) => *slot = p,
+                None => break,
+            }
+        }
+        row
+    }
+
+    /// The probe of `leaf` checked by plan `p`, if the plan fits one.
+    fn probe(&mut self, leaf: u16, p: &Plan) -> Option<u16> {
+        if p.flags & (Plan::WIDE | Plan::REQUIRES_SLOW | Plan::OPERANDS_SLOW | Plan::LENGTH_SLOW) != 0 {
+            return None;
+        }
+        let bytes = |bits: u16| (bits.is_multiple_of(8) && bits <= 64).then_some((bits / 8) as u8);
+        let (then, otherwise) = match p.length() {
+            isa_runtime::Length::Fixed(n) => (bytes(n)?, bytes(n)?),
+            isa_runtime::Length::Choice { then, otherwise, .. } => (bytes(then)?, bytes(otherwise)?),
+            isa_runtime::Length::Slow => return None,
+        };
+        let at = p.units as usize;
+        let (nr, no, nc) = (p.requires as usize, p.operands as usize, p.choice as usize);
+        let units = self.d.units.get(at..at + nr + no + nc)?;
+        if (p.flags & Plan::CHOICE != 0) != (nc > 0) {
+            return None;
+        }
+        // Parts that hold for every value (a register field any value of
+        // which is valid) are left out.
+        let mut kept = |units: &[Unit], asks: bool| -> Option<Vec<Unpacked>> {
+            let mut v = Vec::new();
+            for u in units {
+                v.extend(self.part(u, asks)?);
+            }
+            Some(v)
+        };
+        // A condition's or a length's part must answer every value: one
+        // left to a second table would send the word to the next candidate.
+        let choice = kept(&units[nr + no..], false)?;
+        let conditions = kept(&units[..nr], false)?;
+        let operands = kept(&units[nr..nr + no], true)?;
+        // The probe's parts in order: the length's, the conditions', the
+        // operands'; operands' that do not fit the probe go further.
+        let mut parts = [Part::ALWAYS; 3];
+        let mut filled = 0;
+        for (runs, bitmap) in choice.iter().chain(&conditions) {
+            *parts.get_mut(filled)? = Part::new(runs, *bitmap)?;
+            filled += 1;
+        }
+        let mut more = Vec::new();
+        for (runs, bitmap) in &operands {
+            match Part::new(runs, *bitmap) {
+                Some(part) if filled < parts.len() => {
+                    parts[filled] = part;
+                    filled += 1;
+                }
+                _ => more.push(Probe::more_part(runs, *bitmap)?),
+            }
+        }
+        let probe = Probe {
+            mask: p.mask,
+            value: p.value,
+            parts,
+            choice: choice.len() as u8,
+            requires: conditions.len() as u8,
+            operands: (operands.len() - more.len()) as u8,
+            more_len: u8::try_from(more.len()).ok()?,
+            more: intern(&mut self.more, &mut self.more_at, more)?,
+            then,
+            otherwise,
+            leaf,
+        };
+        if let Some(&i) = self.probe_at.get(&probe) {
+            return Some(i);
+        }
+        // Below 2^15: two fit an entry without its node bit.
+        let i = u16::try_from(self.probes.len()).ok().filter(|&i| i < 1 << 15)?;
+        self.probes.push(probe);
+        self.probe_at.insert(probe, i);
+        Some(i)
+    }
+
+    /// Unit `u` as a probe's part: the runs of bits it reads and its
+    /// bitmap's offset, or `Some(None)` when it holds for every value. An
+    /// operand's values the unit leaves to a second table (`asks`) fail in
+    /// the probe, so the general tables decide them; a condition's or a
+    /// length's part may leave none.
+    fn part(&mut self, u: &Unit, asks: bool) -> Option<Option<Unpacked>> {
+        if u.ask != NO_ASK && !asks {
+            return None;
+        }
+        let runs: Vec<(u32, u32)> = match u.range_len {
+            1 => vec![(u.lo as u32, u.width as u32)],
+            Unit::CUTS => return None,
+            n => {
+                let at = u.range_start as usize;
+                self.d.ranges.get(at..at + n as usize)?.iter().map(|r| (r.lo as u32, r.width as u32)).collect()
+            }
+        };
+        let width: u32 = runs.iter().map(|r| r.1).sum();
+        if width > 12 {
+            return None;
+        }
+        let words = (1usize << width).div_ceil(64);
+        let read = |at: u32| self.d.bitmaps.get(at as usize..at as usize + words);
+        let mut bitmap = read(u.bitmap)?.to_vec();
+        if u.ask != NO_ASK {
+            for (w, a) in bitmap.iter_mut().zip(read(u.ask)?) {
+                *w &= !a;
+            }
+        }
+        let domain = if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 };
+        bitmap[0] &= domain;
+        if bitmap.iter().all(|&w| w == domain) {
+            return Some(None);
+        }
+        let at = match self.bitmap_at.get(&bitmap) {
+            Some(&at) => at,
+            None => {
+                let at = self.bitmaps.len() as u32;
+                self.bitmaps.extend_from_slice(&bitmap);
+                self.bitmap_at.insert(bitmap, at);
+                at
+            }
+        };
+        Some(Some((runs, at)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isa_runtime::{Inst, NO_FIELD, Node};
+
+    fn unit(lo: u8, width: u8, bitmap: u32, ask: u32) -> Unit {
+        Unit { lo, width, range_start: 0, range_len: 1, bitmap, ask, sub: NO_ASK, case: 0, field: NO_FIELD }
+    }
+
+    /// One class, three leaves under root value 1 (bits 28..32): leaf 0
+    /// absent from the class, leaf 1 with a condition (bit 0 set), an
+    /// operand any value of which is valid (bits 4..6) and one whose value
+    /// 5 a second table decides (bits 8..10), leaf 2 too wide for a probe.
+    fn dispatch() -> Dispatch {
+        let mut slots = vec![3; 16];
+        slots[1] = 0;
+        let tree = Tree {
+            root: NODE,
+            nodes: leak(vec![Node { lo: 28, width: 4, first: 0 }]),
+            slots: leak(slots),
+            lists: leak(vec![3, 0, 1, 2, 0]),
+        };
+        let plan = |flags, requires, operands| Plan {
+            mask: 0xf000_0000,
+            value: 0x1000_0000,
+            units: 0,
+            requires,
+            operands,
+            choice: 0,
+            flags,
+            then: 32,
+            otherwise: 32,
+        };
+        Dispatch {
+            gen_bounds: &[],
+            trees: leak(vec![tree]),
+            plans: leak(vec![plan(Plan::ABSENT, 0, 0), plan(Plan::ASKS, 1, 2), plan(Plan::WIDE, 0, 0)]),
+            units: leak(vec![unit(0, 1, 0, NO_ASK), unit(4, 2, 1, NO_ASK), unit(8, 3, 2, 3)]),
+            ranges: &[],
+            bitmaps: leak(vec![0b10, 0b1111, 0xff, 1 << 5]),
+            subs: &[],
+            cuts: &[],
+            direct: Direct::EMPTY,
+        }
+    }
+
+    #[test]
+    fn a_plan_becomes_a_probe_without_the_parts_that_always_hold() {
+        let d = dispatch();
+        let direct = build(&d.trees[0], &d, 3);
+        let entries = direct.entries_of(0);
+        assert_eq!(entries.len(), 16);
+        // Root value 1: leaf 1's probe, then none (leaf 2 has no probe).
+        let first = (entries[1] & 0xffff) as usize;
+        assert_eq!(entries[1] >> 16, NO_PROBE as u32);
+        let p = direct.probes[first];
+        assert_eq!((p.leaf, p.then, p.otherwise), (1, 4, 4));
+        assert_eq!((p.choice, p.requires, p.operands, p.more_len), (0, 1, 1, 0), "bits 4..6 are left out");
+        assert_eq!(p.parts[0], Part { lo: 0, width: 1, lo2: 0, width2: 0, bitmap: p.parts[0].bitmap });
+        assert_eq!(direct.bitmaps[p.parts[0].bitmap as usize] & 0b11, 0b10);
+        // Value 5 of bits 8..10 is the second table's: it fails in the probe.
+        assert_eq!(direct.bitmaps[p.parts[1].bitmap as usize] & 0xff, 0xff & !(1 << 5));
+        assert_eq!(p.parts[2], Part::ALWAYS);
+        // Other root values: no probe.
+        assert!(entries.iter().enumerate().all(|(v, &e)| v == 1 || e == 0));
+
+        let decode = |w: u64| direct.decode(entries, w);
+        assert_eq!(decode(0x1000_0301), Some(Inst { leaf: 1, len: 4, bits: 0x1000_0301 }));
+        assert_eq!(decode(0x1000_0501), None, "asked value: the general tables decide");
+        assert_eq!(decode(0x1000_0300), None, "condition fails, and leaf 2 has no probe");
+    }
+
+    #[test]
+    fn a_tree_of_one_list_starts_at_a_node_of_no_bits() {
+        let mut d = dispatch();
+        let t = &d.trees[0];
+        d.trees = leak(vec![Tree { root: 0, nodes: t.nodes, slots: t.slots, lists: t.lists }]);
+        let direct = build(&d.trees[0], &d, 3);
+        assert_eq!(direct.root, DIRECT_NODE);
+        assert_eq!(direct.decode(direct.entries_of(0), 0x1000_0001).map(|i| i.leaf), Some(1));
+    }
+}

@@ -1,0 +1,337 @@
+//! The decoder's first try: per generation class, a flat copy of the
+//! decision tree whose ends name the first two leaves of their candidate
+//! list as *probes*, each a leaf's identifying bits, the parts of its checks
+//! and its length in one cache line.
+//!
+//! The general tables ([`crate::Dispatch`]) describe every leaf, whatever its
+//! shape: a plan says which of several kinds of check to run, and decoding
+//! branches on it per candidate, then reads the parts it refers to. Most
+//! leaves need none of that generality: identifying bits and a few bitmap
+//! lookups over the first 64 bits, perhaps a length chosen by one of them.
+//! A probe holds exactly that, so decoding a word is a chain of four loads
+//! (two tree levels, the probe, a bitmap) and a little arithmetic.
+//!
+//! A word the probes do not accept (a leaf of another shape, a value a part
+//! leaves to a second table, an invalid word) is decoded by the general
+//! tables, so results are the same by construction: a probe accepts a word
+//! only where the general tables would answer the same leaf and length
+//! (`tests/decode_tables.rs` checks both on every opcode and random words).
+
+use crate::Inst;
+use crate::bits::Bits;
+
+/// The direct decoder of a target's first instruction group (see the module
+/// documentation). Built by the generator from the [`crate::Dispatch`]
+/// tables it sits beside.
+#[derive(Debug)]
+pub struct Direct {
+    /// Where the walk starts: an entry (see [`Direct::entries`]).
+    pub root: u32,
+    /// The tree per generation class, `entries_per_class` entries each:
+    /// [`DIRECT_NODE`] `| lo << 25 | width << 21 | first` switches on
+    /// `width` bits of the word from bit `lo`, the child for value `v` at
+    /// `first + v` in the class's block; any other entry ends the walk
+    /// with the probes to try, `first | second << 16` (indices into
+    /// `probes`, [`NO_PROBE`] where a leaf has no probe, and after it).
+    pub entries: &'static [u32],
+    pub entries_per_class: u32,
+    pub probes: &'static [Probe],
+    /// The probes' parts past their first three, or reading more than two
+    /// runs of bits, packed by [`Probe::more_part`].
+    pub more: &'static [u64],
+    /// The probes' bitmaps; word 0 is all ones (what an unused part reads).
+    pub bitmaps: &'static [u64],
+}
+
+/// Marks an entry of [`Direct::entries`] that is a node.
+pub const DIRECT_NODE: u32 = 1 << 31;
+
+/// The probe that matches no word: what an end of the walk holds after its
+/// last leaf with a probe.
+pub const NO_PROBE: u16 = 0;
+
+/// One leaf as the direct decoder checks it, in one generation class: its
+/// identifying bits, the parts of its checks, and its length, all within the
+/// word's first 64 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, align(64))]
+pub struct Probe {
+    pub mask: u64,
+    pub value: u64,
+    /// Its first parts, in order: `choice` choosing the length (`then`
+    /// bytes when all hold, else `otherwise`), then `requires` conditions
+    /// (when one fails the next candidate may match), then `operands`
+    /// checks (when one fails the word is the leaf's, but invalid). Parts
+    /// that hold for every value are left out.
+    pub parts: [Part; 3],
+    pub choice: u8,
+    pub requires: u8,
+    pub operands: u8,
+    /// Further operand checks, from [`Direct::more`]`[more]`.
+    pub more_len: u8,
+    pub more: u32,
+    pub then: u8,
+    pub otherwise: u8,
+    pub leaf: u16,
+}
+
+/// A part of a probe: up to two runs of bits of the word (`lo`, `width`
+/// the most significant), at most 12 in all, looked up in a bitmap at word
+/// `bitmap` of [`Direct::bitmaps`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct Part {
+    pub lo: u8,
+    pub width: u8,
+    pub lo2: u8,
+    pub width2: u8,
+    pub bitmap: u32,
+}
+
+impl Part {
+    /// The part that holds: word 0 of the bitmaps is all ones.
+    pub const ALWAYS: Part = Part { lo: 0, width: 0, lo2: 0, width2: 0, bitmap: 0 };
+
+    /// The part reading `runs` (most significant first), or `None` when
+    /// they do not fit one.
+    pub fn new(runs: &[(u32, u32)], bitmap: u32) -> Option<Part> {
+        let (a, b) = match runs {
+            [] => ((0, 0), (0, 0)),
+            [a] => (*a, (0, 0)),
+            [a, b] => (*a, *b),
+            _ => return None,
+        };
+        let fits = |(lo, w): (u32, u32)| w == 0 || lo + w <= 64;
+        if !fits(a) || !fits(b) || a.1 + b.1 > 12 {
+            return None;
+        }
+        Some(Part { lo: (a.0 & 63) as u8, width: a.1 as u8, lo2: (b.0 & 63) as u8, width2: b.1 as u8, bitmap })
+    }
+
+    /// Whether the part holds for `word`: 1 or 0, without a branch.
+    #[inline(always)]
+    fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
+        let run = |lo: u8, w: u8| (word >> (lo & 63)) & ((1u64 << (w & 15)) - 1);
+        let i = (run(self.lo, self.width) << (self.width2 & 15)) | run(self.lo2, self.width2);
+        bitmaps.get(self.bitmap as usize + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
+    }
+}
+
+impl Probe {
+    /// A part reading up to four runs of bits (the first the most
+    /// significant), at most 12 in all, looked up in the bitmap at word
+    /// `bitmap` (below 2^24): `None` when it does not fit.
+    pub fn more_part(runs: &[(u32, u32)], bitmap: u32) -> Option<u64> {
+        if runs.len() > 4 || runs.iter().map(|r| r.1).sum::<u32>() > 12 || bitmap >= 1 << 24 {
+            return None;
+        }
+        let mut packed = (bitmap as u64) << 40;
+        for (k, &(lo, w)) in runs.iter().enumerate() {
+            if w > 0 && lo + w > 64 {
+                return None;
+            }
+            packed |= ((lo & 63) as u64 | (w as u64) << 6) << (10 * k);
+        }
+        Some(packed)
+    }
+
+    /// Whether the part `p` packed by [`Probe::more_part`] holds for `word`.
+    #[inline(always)]
+    fn more_holds(bitmaps: &[u64], p: u64, word: u64) -> u64 {
+        let mut i = 0u64;
+        for k in 0..4 {
+            let run = p >> (10 * k);
+            let (lo, w) = (run & 63, (run >> 6) & 15);
+            i = (i << w) | ((word >> lo) & ((1u64 << w) - 1));
+        }
+        let at = (p >> 40) as usize + (i / 64) as usize;
+        bitmaps.get(at).map_or(0, |b| (b >> (i % 64)) & 1)
+    }
+}
+
+/// What checking a probe says of a word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// The word is this leaf, this many bytes long.
+    Is(u16, u8),
+    /// Its identifying bits or a condition fail: the next candidate may match.
+    Not,
+    /// The word is this leaf's, or the general tables must say.
+    Unsure,
+}
+
+impl Direct {
+    /// The direct decoder that decodes nothing (every word goes to the
+    /// general tables).
+    pub const EMPTY: Direct =
+        Direct { root: 0, entries: &[], entries_per_class: 0, probes: &[], more: &[], bitmaps: &[] };
+
+    /// The tree of generation class `class`.
+    pub fn entries_of(&self, class: usize) -> &'static [u32] {
+        let n = self.entries_per_class as usize;
+        self.entries.get(class * n..(class + 1) * n).unwrap_or(&[])
+    }
+
+    /// Decodes `word` (the first 64 bits of the instruction stream) with
+    /// the tree of one class (see [`Direct::entries_of`]): `None` when the
+    /// general tables must decide.
+    #[inline]
+    pub fn decode(&self, entries: &[u32], word: u64) -> Option<Inst> {
+        let mut e = self.root;
+        while e & DIRECT_NODE != 0 {
+            let (lo, w) = ((e >> 25) & 63, (e >> 21) & 15);
+            let v = (word >> lo) & ((1u64 << w) - 1);
+            e = *entries.get((e & 0x1f_ffff) as usize + v as usize)?;
+        }
+        let (leaf, len) = match self.check(e as u16, word)? {
+            Verdict::Is(leaf, len) => (leaf, len),
+            Verdict::Not => match self.check((e >> 16) as u16, word)? {
+                Verdict::Is(leaf, len) => (leaf, len),
+                _ => return None,
+            },
+            Verdict::Unsure => return None,
+        };
+        Some(Inst { leaf, len, bits: Bits::from(word & len_mask(len)) })
+    }
+
+    /// Checks probe `at` against `word`.
+    #[inline(always)]
+    fn check(&self, at: u16, word: u64) -> Option<Verdict> {
+        let p = self.probes.get(at as usize)?;
+        let bm = self.bitmaps;
+        let (c, r) = (p.choice as usize, p.choice as usize + p.requires as usize);
+        let parts = p.parts.get(..r + p.operands as usize)?;
+        let mut chosen = 1;
+        for part in parts.iter().take(c) {
+            chosen &= part.holds(bm, word);
+        }
+        let len = if chosen != 0 { p.then } else { p.otherwise };
+        let own = word & len_mask(len);
+        let (mut met, mut valid) = (1, 1);
+        for (k, part) in parts.iter().enumerate().skip(c) {
+            let holds = part.holds(bm, own);
+            if k < r {
+                met &= holds;
+            } else {
+                valid &= holds;
+            }
+        }
+        if p.more_len != 0 {
+            for &m in self.more.get(p.more as usize..p.more as usize + p.more_len as usize)? {
+                valid &= Probe::more_holds(bm, m, own);
+            }
+        }
+        Some(match (own & p.mask == p.value && met != 0, valid) {
+            (true, 1) => Verdict::Is(p.leaf, len),
+            (true, _) => Verdict::Unsure,
+            (false, _) => Verdict::Not,
+        })
+    }
+}
+
+/// The bits of an instruction `len` bytes long, within the first 64.
+#[inline(always)]
+fn len_mask(len: u8) -> u64 {
+    if len >= 8 { !0 } else { (1 << (len as u32 * 8)) - 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn part(lo: u8, width: u8, bitmap: u32) -> Part {
+        Part { lo, width, lo2: 0, width2: 0, bitmap }
+    }
+
+    const fn probe(leaf: u16, parts: [Part; 3], counts: [u8; 4]) -> Probe {
+        let [choice, requires, operands, more_len] = counts;
+        Probe {
+            mask: 0xf000_0000,
+            value: 0x1000_0000,
+            parts,
+            choice,
+            requires,
+            operands,
+            more_len,
+            more: 0,
+            then: 4,
+            otherwise: 4,
+            leaf,
+        }
+    }
+
+    /// Runs (lo 12, width 1), (14, 1), (16, 1) packed by hand, bitmap word 4.
+    const LEAF7_MORE: u64 = (12 | 1 << 6) | (14 | 1 << 6) << 10 | (16 | 1 << 6) << 20 | 4 << 40;
+
+    const NONE: Part = Part::ALWAYS;
+
+    /// A two-leaf table by hand: the root switches on bits 28..32; value 1
+    /// leads to two leaves told apart by a condition on bit 0.
+    fn table() -> Direct {
+        static PROBES: [Probe; 3] = [
+            // NO_PROBE: matches nothing.
+            Probe { mask: 0, value: 1, ..probe(0, [NONE; 3], [0; 4]) },
+            // Leaf 7: 4 bytes, requires bit 0 set (part 0); its operand in
+            // bits 4..6 may not be 3 (part 1), nor bits 12, 14 and 16 all
+            // be set (its further part).
+            probe(7, [part(0, 1, 1), part(4, 2, 2), NONE], [0, 1, 1, 1]),
+            // Leaf 9: 8 bytes when bits 8..10 are 3 (part 0), else 4.
+            Probe { then: 8, ..probe(9, [part(8, 2, 3), NONE, NONE], [1, 0, 0, 0]) },
+        ];
+        static MORE: [u64; 1] = [LEAF7_MORE];
+        static BITMAPS: [u64; 5] = [!0, 0b10, !0b1000, 0b1000, !(1 << 0b111)];
+        // Class 0 only: the root's 16 children, value 1 the two leaves.
+        static ENTRIES: [u32; 16] = [0, 1 | 2 << 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        Direct {
+            root: DIRECT_NODE | 28 << 25 | 4 << 21,
+            entries: &ENTRIES,
+            entries_per_class: 16,
+            probes: &PROBES,
+            more: &MORE,
+            bitmaps: &BITMAPS,
+        }
+    }
+
+    #[test]
+    fn parts_read_their_runs_and_refuse_what_does_not_fit() {
+        assert_eq!(Part::new(&[(4, 3)], 2), Some(part(4, 3, 2)));
+        assert_eq!(Part::new(&[(62, 4)], 0), None, "past the first 64 bits");
+        assert_eq!(Part::new(&[(0, 8), (8, 8)], 0), None, "16 bits");
+        assert_eq!(Part::new(&[(0, 1), (2, 1), (4, 1)], 0), None, "three runs");
+        // Two runs read most significant first: 0b10 then 0b1 = 0b101.
+        let p = Part::new(&[(4, 2), (0, 1)], 0).unwrap();
+        let bm = [1u64 << 5];
+        assert_eq!(p.holds(&bm, 0b10_0001), 1);
+        assert_eq!(p.holds(&bm, 0b10_0000), 0);
+        assert_eq!(Probe::more_part(&[(12, 1), (14, 1), (16, 1)], 4), Some(LEAF7_MORE));
+        assert_eq!(Probe::more_part(&[(0, 1); 5], 0), None, "five runs");
+        assert_eq!(Probe::more_part(&[(0, 8), (8, 8)], 0), None, "16 bits");
+        assert_eq!(Probe::more_part(&[(60, 8)], 0), None, "past the first 64 bits");
+        // A probe is one cache line.
+        assert_eq!(std::mem::size_of::<Probe>(), 64);
+    }
+
+    #[test]
+    fn a_walk_answers_its_first_leaf_then_its_second() {
+        let d = table();
+        let entries = d.entries_of(0);
+        // Bit 0 set, operand 0: leaf 7, 4 bytes (bits above 32 dropped).
+        let w = 0xdead_0000_1000_0001u64;
+        assert_eq!(d.decode(entries, w), Some(Inst { leaf: 7, len: 4, bits: 0x1000_0001 }));
+        // Bit 0 clear: leaf 7's condition fails, leaf 9 (4 bytes) matches.
+        assert_eq!(d.decode(entries, 0x1000_0000), Some(Inst { leaf: 9, len: 4, bits: 0x1000_0000 }));
+        // Leaf 9 with bits 8..10 = 3: 8 bytes.
+        let w = 0x1234_5678_1000_0300u64;
+        assert_eq!(d.decode(entries, w), Some(Inst { leaf: 9, len: 8, bits: w as Bits }));
+        // Leaf 7 identified, but its operand holds 3: left to the general
+        // tables (not leaf 9).
+        assert_eq!(d.decode(entries, 0x1000_0031), None);
+        // Leaf 7's further part: bits 12 and 16 set holds, 12, 14 and 16 do not.
+        assert_eq!(d.decode(entries, 0x1001_1001).map(|i| i.leaf), Some(7));
+        assert_eq!(d.decode(entries, 0x1001_5001), None);
+        // Another root value: no probe.
+        assert_eq!(d.decode(entries, 0x2000_0000), None);
+        // A class past the table's: nothing.
+        assert_eq!(d.decode(d.entries_of(5), 0x1000_0001), None);
+    }
+}
