@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use isa_runtime::{DIRECT_NODE, Direct, Dispatch, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit};
+use isa_runtime::{Ask, DIRECT_NODE, Direct, Dispatch, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit};
 
 /// The probe matching nothing, at [`NO_PROBE`].
 const NOTHING: Probe = Probe {
@@ -25,7 +25,11 @@ const NOTHING: Probe = Probe {
     then: 0,
     otherwise: 0,
     leaf: 0,
+    ask: 0,
 };
+
+/// Entry 0 of the asks, which no probe uses.
+const UNUSED: Ask = Ask { when: Part::ALWAYS, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 };
 
 /// The direct decoder for the first group's `tree` and the plans of every
 /// generation class (`plans`, class-major, `leaves` per class).
@@ -38,6 +42,10 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         probe_at: HashMap::new(),
         more: Vec::new(),
         more_at: HashMap::new(),
+        asks: vec![UNUSED],
+        ask_at: HashMap::new(),
+        cuts: Vec::new(),
+        cuts_at: HashMap::new(),
     };
     b.probe_at.insert(NOTHING, NO_PROBE);
     b.bitmap_at.insert(vec![!0], 0);
@@ -74,6 +82,8 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         probes: leak(b.probes),
         more: leak(b.more),
         bitmaps: leak(b.bitmaps),
+        asks: leak(b.asks),
+        cuts: leak(b.cuts),
     }
 }
 
@@ -108,6 +118,17 @@ fn flatten(tree: &Tree, slot: u32, entries: &mut Vec<u32>, done: &mut HashMap<u3
     e
 }
 
+/// What a part does with the values its unit leaves to a second table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// There may be none (a condition's part, a length's).
+    Refused,
+    /// They fail: the general tables decide them.
+    Fail,
+    /// They pass: the probe's [`Ask`] judges them.
+    Pass,
+}
+
 /// A part before it is packed: the runs of bits it reads (most significant
 /// first) and its bitmap's offset.
 type Unpacked = (Vec<(u32, u32)>, u32);
@@ -120,6 +141,10 @@ struct Builder<'a> {
     probe_at: HashMap<Probe, u16>,
     more: Vec<u64>,
     more_at: HashMap<Vec<u64>, u32>,
+    asks: Vec<Ask>,
+    ask_at: HashMap<Ask, u16>,
+    cuts: Vec<u64>,
+    cuts_at: HashMap<Vec<u64>, u32>,
 }
 
 /// Where `items` start in `table`, appended unless an equal run is there
@@ -178,18 +203,31 @@ impl Builder<'_> {
         }
         // Parts that hold for every value (a register field any value of
         // which is valid) are left out.
-        let mut kept = |units: &[Unit], asks: bool| -> Option<Vec<Unpacked>> {
+        // A condition's or a length's part must answer every value: one
+        // left to a second table would send the word to the next candidate.
+        // One operand's values so left may be judged by the probe's ask.
+        let mut ask = 0;
+        let mut kept = |units: &[Unit], refused: bool| -> Option<Vec<Unpacked>> {
             let mut v = Vec::new();
             for u in units {
-                v.extend(self.part(u, asks)?);
+                let asked = match ask {
+                    _ if refused => Asked::Refused,
+                    0 => match self.ask(u) {
+                        Some(a) => {
+                            ask = a;
+                            Asked::Pass
+                        }
+                        None => Asked::Fail,
+                    },
+                    _ => Asked::Fail,
+                };
+                v.extend(self.part(u, asked)?);
             }
             Some(v)
         };
-        // A condition's or a length's part must answer every value: one
-        // left to a second table would send the word to the next candidate.
-        let choice = kept(&units[nr + no..], false)?;
-        let conditions = kept(&units[..nr], false)?;
-        let operands = kept(&units[nr..nr + no], true)?;
+        let choice = kept(&units[nr + no..], true)?;
+        let conditions = kept(&units[..nr], true)?;
+        let operands = kept(&units[nr..nr + no], false)?;
         // The probe's parts in order: the length's, the conditions', the
         // operands'; operands' that do not fit the probe go further.
         let mut parts = [Part::ALWAYS; 3];
@@ -220,6 +258,7 @@ impl Builder<'_> {
             then,
             otherwise,
             leaf,
+            ask,
         };
         if let Some(&i) = self.probe_at.get(&probe) {
             return Some(i);
@@ -231,23 +270,80 @@ impl Builder<'_> {
         Some(i)
     }
 
+    /// The [`Ask`] judging the values unit `u` leaves to a second table, if
+    /// they all go to one unit read by intervals (a GCN literal) that fits:
+    /// its index in the asks, or `None`.
+    fn ask(&mut self, u: &Unit) -> Option<u16> {
+        if u.ask == NO_ASK || u.sub == NO_ASK {
+            return None;
+        }
+        let runs = self.runs(u)?;
+        let width: u32 = runs.iter().map(|r| r.1).sum();
+        if width > 12 {
+            return None;
+        }
+        let words = (1usize << width).div_ceil(64);
+        let asked = self.d.bitmaps.get(u.ask as usize..u.ask as usize + words)?.to_vec();
+        let mut sub = None;
+        for i in (0..1usize << width).filter(|i| asked[i / 64] >> (i % 64) & 1 == 1) {
+            let s = *self.d.subs.get(u.sub as usize + i)?;
+            if sub.is_some_and(|t| t != s) {
+                return None;
+            }
+            sub = Some(s);
+        }
+        let s = self.d.units.get(sub? as usize)?;
+        let (lo, w) = (s.lo as u32, s.width as u32);
+        if s.range_len != Unit::CUTS || w == 0 || w >= 64 || lo + w > 64 {
+            return None;
+        }
+        let n = *self.d.cuts.get(s.range_start as usize)? as usize;
+        let starts = self.d.cuts.get(s.range_start as usize + 1..s.range_start as usize + 1 + n)?.to_vec();
+        if n == 0 || n > 64 || starts[0] != 0 {
+            return None;
+        }
+        let answers = *self.d.bitmaps.get(s.bitmap as usize)? & (!0u64 >> (64 - n));
+        let when = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, asked)?)?;
+        let a = Ask {
+            when,
+            lo: lo as u8,
+            width: w as u8,
+            cuts_len: n as u8,
+            cuts: intern(&mut self.cuts, &mut self.cuts_at, starts)?,
+            answers,
+        };
+        if let Some(&i) = self.ask_at.get(&a) {
+            return Some(i);
+        }
+        let i = u16::try_from(self.asks.len()).ok()?;
+        self.asks.push(a);
+        self.ask_at.insert(a, i);
+        Some(i)
+    }
+
+    /// The runs of bits unit `u` reads, most significant first (`None` for
+    /// one read by intervals).
+    fn runs(&self, u: &Unit) -> Option<Vec<(u32, u32)>> {
+        match u.range_len {
+            1 => Some(vec![(u.lo as u32, u.width as u32)]),
+            Unit::CUTS => None,
+            n => {
+                let at = u.range_start as usize;
+                Some(self.d.ranges.get(at..at + n as usize)?.iter().map(|r| (r.lo as u32, r.width as u32)).collect())
+            }
+        }
+    }
+
     /// Unit `u` as a probe's part: the runs of bits it reads and its
     /// bitmap's offset, or `Some(None)` when it holds for every value. An
     /// operand's values the unit leaves to a second table (`asks`) fail in
     /// the probe, so the general tables decide them; a condition's or a
     /// length's part may leave none.
-    fn part(&mut self, u: &Unit, asks: bool) -> Option<Option<Unpacked>> {
-        if u.ask != NO_ASK && !asks {
+    fn part(&mut self, u: &Unit, asked: Asked) -> Option<Option<Unpacked>> {
+        if u.ask != NO_ASK && asked == Asked::Refused {
             return None;
         }
-        let runs: Vec<(u32, u32)> = match u.range_len {
-            1 => vec![(u.lo as u32, u.width as u32)],
-            Unit::CUTS => return None,
-            n => {
-                let at = u.range_start as usize;
-                self.d.ranges.get(at..at + n as usize)?.iter().map(|r| (r.lo as u32, r.width as u32)).collect()
-            }
-        };
+        let runs = self.runs(u)?;
         let width: u32 = runs.iter().map(|r| r.1).sum();
         if width > 12 {
             return None;
@@ -257,7 +353,7 @@ impl Builder<'_> {
         let mut bitmap = read(u.bitmap)?.to_vec();
         if u.ask != NO_ASK {
             for (w, a) in bitmap.iter_mut().zip(read(u.ask)?) {
-                *w &= !a;
+                *w = if asked == Asked::Pass { *w | a } else { *w & !a };
             }
         }
         let domain = if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 };
@@ -265,16 +361,7 @@ impl Builder<'_> {
         if bitmap.iter().all(|&w| w == domain) {
             return Some(None);
         }
-        let at = match self.bitmap_at.get(&bitmap) {
-            Some(&at) => at,
-            None => {
-                let at = self.bitmaps.len() as u32;
-                self.bitmaps.extend_from_slice(&bitmap);
-                self.bitmap_at.insert(bitmap, at);
-                at
-            }
-        };
-        Some(Some((runs, at)))
+        Some(Some((runs, intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap)?)))
     }
 }
 
@@ -348,6 +435,36 @@ mod tests {
         assert_eq!(decode(0x1000_0301), Some(Inst { leaf: 1, len: 4, bits: 0x1000_0301 }));
         assert_eq!(decode(0x1000_0501), None, "asked value: the general tables decide");
         assert_eq!(decode(0x1000_0300), None, "condition fails, and leaf 2 has no probe");
+    }
+
+    #[test]
+    fn values_read_through_intervals_become_the_probes_ask() {
+        let mut d = dispatch();
+        // Leaf 1 is 8 bytes; value 5 of bits 8..10 reads bits 32..64 (unit
+        // 3, by intervals), which must lie in [65, 0x1000).
+        let mut plans = d.plans.to_vec();
+        (plans[1].then, plans[1].otherwise) = (64, 64);
+        let mut units = d.units.to_vec();
+        units[2].sub = 0;
+        units.push(Unit { lo: 32, width: 32, range_start: 0, range_len: Unit::CUTS, bitmap: 4, ..units[0] });
+        let mut bitmaps = d.bitmaps.to_vec();
+        bitmaps.push(0b010);
+        let mut subs = vec![NO_ASK; 8];
+        subs[5] = 3;
+        (d.plans, d.units, d.bitmaps) = (leak(plans), leak(units), leak(bitmaps));
+        (d.subs, d.cuts) = (leak(subs), leak(vec![3, 0, 65, 0x1000]));
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        let a = direct.asks[p.ask as usize];
+        assert_eq!((a.lo, a.width, a.answers), (32, 32, 0b010));
+        assert_eq!(&direct.cuts[a.cuts as usize..][..a.cuts_len as usize], &[0, 65, 0x1000]);
+        // The operand's part lets value 5 pass; the ask judges it.
+        assert_eq!(direct.bitmaps[p.parts[1].bitmap as usize] & 0xff, 0xff);
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
+        assert_eq!(decode(100 << 32 | 0x1000_0501), Some(1));
+        assert_eq!(decode(64 << 32 | 0x1000_0501), None, "below the interval");
+        assert_eq!(decode(0x1000 << 32 | 0x1000_0501), None, "past it");
+        assert_eq!(decode(64 << 32 | 0x1000_0301), Some(1), "value 3 reads no literal");
     }
 
     #[test]

@@ -460,9 +460,10 @@ impl Emit for Probe {
         let (m, v, p) = (self.mask.emit(), self.value.emit(), self.parts.emit());
         let (c, r, o, ml) = (self.choice.emit(), self.requires.emit(), self.operands.emit(), self.more_len.emit());
         let (mo, t, e, l) = (self.more.emit(), self.then.emit(), self.otherwise.emit(), self.leaf.emit());
+        let a = self.ask.emit();
         quote!(::isa_runtime::Probe {
             mask: #m, value: #v, parts: #p, choice: #c, requires: #r, operands: #o, more_len: #ml, more: #mo,
-            then: #t, otherwise: #e, leaf: #l
+            then: #t, otherwise: #e, leaf: #l, ask: #a
         })
     }
 }
@@ -475,11 +476,22 @@ impl Emit for Part {
     }
 }
 
+impl Emit for Ask {
+    fn emit(&self) -> TokenStream {
+        let (w, l, wd, n) = (self.when.emit(), self.lo.emit(), self.width.emit(), self.cuts_len.emit());
+        let (c, a) = (self.cuts.emit(), self.answers.emit());
+        quote!(::isa_runtime::Ask { when: #w, lo: #l, width: #wd, cuts_len: #n, cuts: #c, answers: #a })
+    }
+}
+
 impl Emit for Direct {
     fn emit(&self) -> TokenStream {
         let (r, e, n) = (self.root.emit(), self.entries.emit(), self.entries_per_class.emit());
         let (p, m, b) = (self.probes.emit(), self.more.emit(), self.bitmaps.emit());
-        quote!(::isa_runtime::Direct { root: #r, entries: #e, entries_per_class: #n, probes: #p, more: #m, bitmaps: #b })
+        let (a, c) = (self.asks.emit(), self.cuts.emit());
+        quote!(::isa_runtime::Direct {
+            root: #r, entries: #e, entries_per_class: #n, probes: #p, more: #m, bitmaps: #b, asks: #a, cuts: #c
+        })
     }
 }
 

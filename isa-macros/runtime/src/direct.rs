@@ -41,6 +41,11 @@ pub struct Direct {
     pub more: &'static [u64],
     /// The probes' bitmaps; word 0 is all ones (what an unused part reads).
     pub bitmaps: &'static [u64],
+    /// The probes' checks of a value read through a second table (see
+    /// [`Ask`]); entry 0 is unused (a probe without one).
+    pub asks: &'static [Ask],
+    /// The cut points of the asks' values, each ask's increasing from 0.
+    pub cuts: &'static [u64],
 }
 
 /// Marks an entry of [`Direct::entries`] that is a node.
@@ -73,6 +78,42 @@ pub struct Probe {
     pub then: u8,
     pub otherwise: u8,
     pub leaf: u16,
+    /// Its check of a value read through a second table, in
+    /// [`Direct::asks`]; 0 for none.
+    pub ask: u16,
+}
+
+/// An operand check that reads a wide value only for some values of its
+/// own bits (a GCN source whose code says "literal" reads the literal's
+/// 32 bits, which may not hold an inline constant's value). The value is
+/// judged by the interval of `cuts` it falls in (the spec compares it only
+/// with constants, so the answer is the same throughout an interval).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct Ask {
+    /// The operand's own bits, looked up in a bitmap of the values that
+    /// read the wide one (the operand's part in the probe lets them pass).
+    pub when: Part,
+    /// The wide value: `width` bits (below 64) from `lo`.
+    pub lo: u8,
+    pub width: u8,
+    /// Its cut points, at [`Direct::cuts`]`[cuts]`: the first of each
+    /// interval, the first 0.
+    pub cuts_len: u8,
+    pub cuts: u32,
+    /// Bit `k`: the value holds in interval `k`.
+    pub answers: u64,
+}
+
+impl Ask {
+    /// Whether the ask holds for `word`: 1 or 0, without a branch.
+    #[inline(always)]
+    fn holds(&self, bitmaps: &[u64], cuts: &[u64], word: u64) -> u64 {
+        let asked = self.when.holds(bitmaps, word);
+        let x = (word >> (self.lo & 63)) & ((1u64 << (self.width & 63)) - 1);
+        let k = cuts.iter().skip(1).fold(0u64, |k, &c| k + (c <= x) as u64);
+        (asked ^ 1) | ((self.answers >> (k & 63)) & 1)
+    }
 }
 
 /// A part of a probe: up to two runs of bits of the word (`lo`, `width`
@@ -163,8 +204,16 @@ enum Verdict {
 impl Direct {
     /// The direct decoder that decodes nothing (every word goes to the
     /// general tables).
-    pub const EMPTY: Direct =
-        Direct { root: 0, entries: &[], entries_per_class: 0, probes: &[], more: &[], bitmaps: &[] };
+    pub const EMPTY: Direct = Direct {
+        root: 0,
+        entries: &[],
+        entries_per_class: 0,
+        probes: &[],
+        more: &[],
+        bitmaps: &[],
+        asks: &[],
+        cuts: &[],
+    };
 
     /// The tree of generation class `class`.
     pub fn entries_of(&self, class: usize) -> &'static [u32] {
@@ -221,6 +270,10 @@ impl Direct {
                 valid &= Probe::more_holds(bm, m, own);
             }
         }
+        if p.ask != 0 {
+            let a = self.asks.get(p.ask as usize)?;
+            valid &= a.holds(bm, self.cuts.get(a.cuts as usize..a.cuts as usize + a.cuts_len as usize)?, own);
+        }
         Some(match (own & p.mask == p.value && met != 0, valid) {
             (true, 1) => Verdict::Is(p.leaf, len),
             (true, _) => Verdict::Unsure,
@@ -257,6 +310,7 @@ mod tests {
             then: 4,
             otherwise: 4,
             leaf,
+            ask: 0,
         }
     }
 
@@ -289,6 +343,8 @@ mod tests {
             probes: &PROBES,
             more: &MORE,
             bitmaps: &BITMAPS,
+            asks: &[],
+            cuts: &[],
         }
     }
 
@@ -309,6 +365,23 @@ mod tests {
         assert_eq!(Probe::more_part(&[(60, 8)], 0), None, "past the first 64 bits");
         // A probe is one cache line.
         assert_eq!(std::mem::size_of::<Probe>(), 64);
+    }
+
+    #[test]
+    fn an_asked_value_is_judged_by_its_interval() {
+        // Bits 0..4 equal to 15 read the value in bits 32..64, which holds
+        // only in [65, 0x1000).
+        let ask = Ask { when: part(0, 4, 1), lo: 32, width: 32, cuts_len: 3, cuts: 0, answers: 0b010 };
+        let (bitmaps, cuts) = ([!0, 1 << 15], [0, 65, 0x1000]);
+        let word = |low: u64, value: u64| value << 32 | low;
+        assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 1)), 0);
+        assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 64)), 0);
+        assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 65)), 1);
+        assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 0xfff)), 1);
+        assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 0x1000)), 0);
+        assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 0xffff_ffff)), 0);
+        // Other values of bits 0..4 do not read it.
+        assert_eq!(ask.holds(&bitmaps, &cuts, word(3, 1)), 1);
     }
 
     #[test]
