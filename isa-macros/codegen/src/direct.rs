@@ -129,9 +129,12 @@ enum Asked {
     Pass,
 }
 
-/// A part before it is packed: the runs of bits it reads (most significant
-/// first) and its bitmap's offset.
-type Unpacked = (Vec<(u32, u32)>, u32);
+/// Runs of bits, each `(lo, width)`, most significant first.
+type Runs = Vec<(u32, u32)>;
+
+/// A part before it is packed: the runs of bits it reads and its bitmap's
+/// offset.
+type Unpacked = (Runs, u32);
 
 struct Builder<'a> {
     d: &'a Dispatch,
@@ -277,12 +280,7 @@ impl Builder<'_> {
         if u.ask == NO_ASK || u.sub == NO_ASK {
             return None;
         }
-        let runs = self.runs(u)?;
-        let width: u32 = runs.iter().map(|r| r.1).sum();
-        if width > 12 {
-            return None;
-        }
-        let words = (1usize << width).div_ceil(64);
+        let (runs, width, words) = self.runs(u)?;
         let asked = self.d.bitmaps.get(u.ask as usize..u.ask as usize + words)?.to_vec();
         let mut sub = None;
         for i in (0..1usize << width).filter(|i| asked[i / 64] >> (i % 64) & 1 == 1) {
@@ -321,34 +319,30 @@ impl Builder<'_> {
         Some(i)
     }
 
-    /// The runs of bits unit `u` reads, most significant first (`None` for
-    /// one read by intervals).
-    fn runs(&self, u: &Unit) -> Option<Vec<(u32, u32)>> {
-        match u.range_len {
-            1 => Some(vec![(u.lo as u32, u.width as u32)]),
-            Unit::CUTS => None,
+    /// The runs of bits unit `u` reads (most significant first), their
+    /// width and the words of a bitmap over them; `None` for a unit read by
+    /// intervals or over more than 12 bits.
+    fn runs(&self, u: &Unit) -> Option<(Runs, u32, usize)> {
+        let runs: Runs = match u.range_len {
+            1 => vec![(u.lo as u32, u.width as u32)],
+            Unit::CUTS => return None,
             n => {
                 let at = u.range_start as usize;
-                Some(self.d.ranges.get(at..at + n as usize)?.iter().map(|r| (r.lo as u32, r.width as u32)).collect())
+                self.d.ranges.get(at..at + n as usize)?.iter().map(|r| (r.lo as u32, r.width as u32)).collect()
             }
-        }
+        };
+        let width: u32 = runs.iter().map(|r| r.1).sum();
+        (width <= 12).then(|| (runs, width, (1usize << width).div_ceil(64)))
     }
 
     /// Unit `u` as a probe's part: the runs of bits it reads and its
-    /// bitmap's offset, or `Some(None)` when it holds for every value. An
-    /// operand's values the unit leaves to a second table (`asks`) fail in
-    /// the probe, so the general tables decide them; a condition's or a
-    /// length's part may leave none.
+    /// bitmap's offset, or `Some(None)` when it holds for every value. What
+    /// becomes of the values it leaves to a second table is `asked`.
     fn part(&mut self, u: &Unit, asked: Asked) -> Option<Option<Unpacked>> {
         if u.ask != NO_ASK && asked == Asked::Refused {
             return None;
         }
-        let runs = self.runs(u)?;
-        let width: u32 = runs.iter().map(|r| r.1).sum();
-        if width > 12 {
-            return None;
-        }
-        let words = (1usize << width).div_ceil(64);
+        let (runs, width, words) = self.runs(u)?;
         let read = |at: u32| self.d.bitmaps.get(at as usize..at as usize + words);
         let mut bitmap = read(u.bitmap)?.to_vec();
         if u.ask != NO_ASK {
