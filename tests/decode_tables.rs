@@ -162,14 +162,14 @@ fn the_tables_decode_most_instructions_alone() {
 
 /// How much the direct decoder (one probe per leaf, four loads a word) takes
 /// by itself, on random instructions of every opcode and generation: what it
-/// leaves to the general tables is mostly an operand form read through a
-/// second table of its own bits (an ir3 float-table index), a part over
-/// more bits than a bitmap holds, or an evaluated length. A floor, so
+/// leaves to the general tables is an instruction whose checks the tables
+/// leave to the reference code whole, one longer than 64 bits, or one whose
+/// length is evaluated (most of AGX's). A floor, so
 /// that a change of the generator that quietly sends most words the slow
 /// way fails here rather than only in a benchmark.
 #[test]
 fn the_direct_decoder_takes_most_instructions() {
-    for (name, least) in [("ir3", 0.8), ("gcn", 0.9), ("agx", 0.8), ("rv32i", 1.0)] {
+    for (name, least) in [("ir3", 0.98), ("gcn", 0.98), ("agx", 0.8), ("rv32i", 1.0)] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
         let mut rng = TestRng::new(5);
         let (mut taken, mut all) = (0, 0);

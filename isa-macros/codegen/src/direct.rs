@@ -25,11 +25,9 @@ const NOTHING: Probe = Probe {
     then: 0,
     otherwise: 0,
     leaf: 0,
-    ask: 0,
+    asks: 0,
+    asks_len: 0,
 };
-
-/// Entry 0 of the asks, which no probe uses.
-const UNUSED: Ask = Ask { when: Part::ALWAYS, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 };
 
 /// The direct decoder for the first group's `tree` and the plans of every
 /// generation class (`plans`, class-major, `leaves` per class).
@@ -42,8 +40,8 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         probe_at: HashMap::new(),
         more: Vec::new(),
         more_at: HashMap::new(),
-        asks: vec![UNUSED],
-        ask_at: HashMap::new(),
+        asks: Vec::new(),
+        asks_at: HashMap::new(),
         cuts: Vec::new(),
         cuts_at: HashMap::new(),
     };
@@ -145,7 +143,7 @@ struct Builder<'a> {
     more: Vec<u64>,
     more_at: HashMap<Vec<u64>, u32>,
     asks: Vec<Ask>,
-    ask_at: HashMap<Ask, u16>,
+    asks_at: HashMap<Vec<Ask>, u32>,
     cuts: Vec<u64>,
     cuts_at: HashMap<Vec<u64>, u32>,
 }
@@ -208,21 +206,20 @@ impl Builder<'_> {
         // which is valid) are left out.
         // A condition's or a length's part must answer every value: one
         // left to a second table would send the word to the next candidate.
-        // One operand's values so left may be judged by the probe's ask.
-        let mut ask = 0;
+        // An operand's values so left are judged by the probe's asks.
+        let mut asks = Vec::new();
         let mut kept = |units: &[Unit], refused: bool| -> Option<Vec<Unpacked>> {
             let mut v = Vec::new();
             for u in units {
-                let asked = match ask {
-                    _ if refused => Asked::Refused,
-                    0 => match self.ask(u) {
+                let asked = match refused {
+                    true => Asked::Refused,
+                    false => match self.asks(u) {
                         Some(a) => {
-                            ask = a;
+                            asks.extend(a);
                             Asked::Pass
                         }
                         None => Asked::Fail,
                     },
-                    _ => Asked::Fail,
                 };
                 v.extend(self.part(u, asked)?);
             }
@@ -261,7 +258,8 @@ impl Builder<'_> {
             then,
             otherwise,
             leaf,
-            ask,
+            asks_len: u8::try_from(asks.len()).ok()?,
+            asks: u16::try_from(intern(&mut self.asks, &mut self.asks_at, asks)?).ok()?,
         };
         if let Some(&i) = self.probe_at.get(&probe) {
             return Some(i);
@@ -273,50 +271,60 @@ impl Builder<'_> {
         Some(i)
     }
 
-    /// The [`Ask`] judging the values unit `u` leaves to a second table, if
-    /// they all go to one unit read by intervals (a GCN literal) that fits:
-    /// its index in the asks, or `None`.
-    fn ask(&mut self, u: &Unit) -> Option<u16> {
+    /// The [`Ask`]s judging the values unit `u` leaves to a second table,
+    /// one per unit that answers some of them: each a unit of up to 12 bits
+    /// (an ir3 float-table index) or one read by intervals (a GCN literal).
+    /// `None` when a value has no such unit.
+    fn asks(&mut self, u: &Unit) -> Option<Vec<Ask>> {
         if u.ask == NO_ASK || u.sub == NO_ASK {
             return None;
         }
         let (runs, width, words) = self.runs(u)?;
-        let asked = self.d.bitmaps.get(u.ask as usize..u.ask as usize + words)?.to_vec();
-        let mut sub = None;
+        let asked = self.d.bitmaps.get(u.ask as usize..u.ask as usize + words)?;
+        // The asked values, by the unit answering them, in order of first use.
+        let mut by_sub: Vec<(u32, Vec<u64>)> = Vec::new();
         for i in (0..1usize << width).filter(|i| asked[i / 64] >> (i % 64) & 1 == 1) {
             let s = *self.d.subs.get(u.sub as usize + i)?;
-            if sub.is_some_and(|t| t != s) {
-                return None;
-            }
-            sub = Some(s);
+            let at = match by_sub.iter().position(|(t, _)| *t == s) {
+                Some(at) => at,
+                None => {
+                    by_sub.push((s, vec![0; words]));
+                    by_sub.len() - 1
+                }
+            };
+            by_sub[at].1[i / 64] |= 1 << (i % 64);
         }
-        let s = self.d.units.get(sub? as usize)?;
-        let (lo, w) = (s.lo as u32, s.width as u32);
-        if s.range_len != Unit::CUTS || w == 0 || w >= 64 || lo + w > 64 {
-            return None;
+        let mut asks = Vec::new();
+        for (s, values) in by_sub {
+            let s = *self.d.units.get(s as usize)?;
+            let when = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, values)?)?;
+            let ask = match s.range_len {
+                Unit::CUTS => {
+                    let (lo, w) = (s.lo as u32, s.width as u32);
+                    let at = s.range_start as usize;
+                    let n = *self.d.cuts.get(at)? as usize;
+                    let starts = self.d.cuts.get(at + 1..at + 1 + n)?.to_vec();
+                    if w == 0 || w >= 64 || lo + w > 64 || n == 0 || n > 64 || starts[0] != 0 {
+                        return None;
+                    }
+                    let answers = *self.d.bitmaps.get(s.bitmap as usize)? & (!0u64 >> (64 - n));
+                    let cuts = intern(&mut self.cuts, &mut self.cuts_at, starts)?;
+                    Ask { when, sub: Part::ALWAYS, lo: lo as u8, width: w as u8, cuts_len: n as u8, cuts, answers }
+                }
+                // A second unit answers every value (it has no ask of its own).
+                _ if s.ask == NO_ASK => match self.part(&s, Asked::Refused)? {
+                    Some((sub_runs, bitmap)) => {
+                        let sub = Part::new(&sub_runs, bitmap)?;
+                        Ask { when, sub, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 }
+                    }
+                    // Every value holds: nothing to judge.
+                    None => continue,
+                },
+                _ => return None,
+            };
+            asks.push(ask);
         }
-        let n = *self.d.cuts.get(s.range_start as usize)? as usize;
-        let starts = self.d.cuts.get(s.range_start as usize + 1..s.range_start as usize + 1 + n)?.to_vec();
-        if n == 0 || n > 64 || starts[0] != 0 {
-            return None;
-        }
-        let answers = *self.d.bitmaps.get(s.bitmap as usize)? & (!0u64 >> (64 - n));
-        let when = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, asked)?)?;
-        let a = Ask {
-            when,
-            lo: lo as u8,
-            width: w as u8,
-            cuts_len: n as u8,
-            cuts: intern(&mut self.cuts, &mut self.cuts_at, starts)?,
-            answers,
-        };
-        if let Some(&i) = self.ask_at.get(&a) {
-            return Some(i);
-        }
-        let i = u16::try_from(self.asks.len()).ok()?;
-        self.asks.push(a);
-        self.ask_at.insert(a, i);
-        Some(i)
+        Some(asks)
     }
 
     /// The runs of bits unit `u` reads (most significant first), their
@@ -449,7 +457,8 @@ mod tests {
         (d.subs, d.cuts) = (leak(subs), leak(vec![3, 0, 65, 0x1000]));
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        let a = direct.asks[p.ask as usize];
+        assert_eq!(p.asks_len, 1);
+        let a = direct.asks[p.asks as usize];
         assert_eq!((a.lo, a.width, a.answers), (32, 32, 0b010));
         assert_eq!(&direct.cuts[a.cuts as usize..][..a.cuts_len as usize], &[0, 65, 0x1000]);
         // The operand's part lets value 5 pass; the ask judges it.
@@ -459,6 +468,32 @@ mod tests {
         assert_eq!(decode(64 << 32 | 0x1000_0501), None, "below the interval");
         assert_eq!(decode(0x1000 << 32 | 0x1000_0501), None, "past it");
         assert_eq!(decode(64 << 32 | 0x1000_0301), Some(1), "value 3 reads no literal");
+    }
+
+    #[test]
+    fn values_read_through_second_units_become_asks_one_per_unit() {
+        let mut d = dispatch();
+        // Values 5 and 6 of bits 8..10 read bits 12..14: for 5 they may not
+        // be 3 (unit 3), for 6 any value holds (unit 4).
+        let mut units = d.units.to_vec();
+        units[2] = Unit { ask: 5, sub: 0, ..units[2] };
+        units.push(Unit { lo: 12, width: 2, bitmap: 4, ..units[0] });
+        units.push(Unit { lo: 12, width: 2, bitmap: 1, ..units[0] });
+        let mut bitmaps = d.bitmaps.to_vec();
+        bitmaps.extend([0b0111, 0b110_0000]);
+        let mut subs = vec![NO_ASK; 8];
+        (subs[5], subs[6]) = (3, 4);
+        (d.units, d.bitmaps, d.subs) = (leak(units), leak(bitmaps), leak(subs));
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!(p.asks_len, 1, "unit 4 holds for every value: no ask");
+        let a = direct.asks[p.asks as usize];
+        assert_eq!(direct.bitmaps[a.when.bitmap as usize] & 0xff, 1 << 5);
+        assert_eq!((a.sub.lo, a.sub.width, a.cuts_len), (12, 2, 0));
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
+        assert_eq!(decode(0x1000_1501), Some(1));
+        assert_eq!(decode(0x1000_3501), None);
+        assert_eq!(decode(0x1000_3601), Some(1));
     }
 
     #[test]

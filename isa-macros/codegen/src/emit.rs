@@ -460,10 +460,10 @@ impl Emit for Probe {
         let (m, v, p) = (self.mask.emit(), self.value.emit(), self.parts.emit());
         let (c, r, o, ml) = (self.choice.emit(), self.requires.emit(), self.operands.emit(), self.more_len.emit());
         let (mo, t, e, l) = (self.more.emit(), self.then.emit(), self.otherwise.emit(), self.leaf.emit());
-        let a = self.ask.emit();
+        let (a, al) = (self.asks.emit(), self.asks_len.emit());
         quote!(::isa_runtime::Probe {
             mask: #m, value: #v, parts: #p, choice: #c, requires: #r, operands: #o, more_len: #ml, more: #mo,
-            then: #t, otherwise: #e, leaf: #l, ask: #a
+            then: #t, otherwise: #e, leaf: #l, asks: #a, asks_len: #al
         })
     }
 }
@@ -478,9 +478,9 @@ impl Emit for Part {
 
 impl Emit for Ask {
     fn emit(&self) -> TokenStream {
-        let (w, l, wd, n) = (self.when.emit(), self.lo.emit(), self.width.emit(), self.cuts_len.emit());
-        let (c, a) = (self.cuts.emit(), self.answers.emit());
-        quote!(::isa_runtime::Ask { when: #w, lo: #l, width: #wd, cuts_len: #n, cuts: #c, answers: #a })
+        let (w, s, l, wd) = (self.when.emit(), self.sub.emit(), self.lo.emit(), self.width.emit());
+        let (n, c, a) = (self.cuts_len.emit(), self.cuts.emit(), self.answers.emit());
+        quote!(::isa_runtime::Ask { when: #w, sub: #s, lo: #l, width: #wd, cuts_len: #n, cuts: #c, answers: #a })
     }
 }
 

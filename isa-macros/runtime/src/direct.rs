@@ -41,8 +41,8 @@ pub struct Direct {
     pub more: &'static [u64],
     /// The probes' bitmaps; word 0 is all ones (what an unused part reads).
     pub bitmaps: &'static [u64],
-    /// The probes' checks of a value read through a second table (see
-    /// [`Ask`]); entry 0 is unused (a probe without one).
+    /// The probes' checks of values read through a second table (see
+    /// [`Ask`]).
     pub asks: &'static [Ask],
     /// The cut points of the asks' values, each ask's increasing from 0.
     pub cuts: &'static [u64],
@@ -78,23 +78,28 @@ pub struct Probe {
     pub then: u8,
     pub otherwise: u8,
     pub leaf: u16,
-    /// Its check of a value read through a second table, in
-    /// [`Direct::asks`]; 0 for none.
-    pub ask: u16,
+    /// Its checks of values read through a second table: `asks_len` from
+    /// [`Direct::asks`]`[asks]`.
+    pub asks: u16,
+    pub asks_len: u8,
 }
 
-/// An operand check that reads a wide value only for some values of its
-/// own bits (a GCN source whose code says "literal" reads the literal's
-/// 32 bits, which may not hold an inline constant's value). The value is
-/// judged by the interval of `cuts` it falls in (the spec compares it only
-/// with constants, so the answer is the same throughout an interval).
+/// An operand check that reads more bits only for some values of its own:
+/// an ir3 source whose form bits say "float table" reads an index, a GCN
+/// source whose code says "literal" reads the literal's 32 bits, which may
+/// not hold an inline constant's value. The further bits are a part of
+/// their own (`sub`), or a wide value judged by the interval of `cuts` it
+/// falls in (the spec compares it only with constants, so the answer is the
+/// same throughout an interval).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct Ask {
     /// The operand's own bits, looked up in a bitmap of the values that
-    /// read the wide one (the operand's part in the probe lets them pass).
+    /// read further (the operand's part in the probe lets them pass).
     pub when: Part,
-    /// The wide value: `width` bits (below 64) from `lo`.
+    /// The further bits when `cuts_len` is 0.
+    pub sub: Part,
+    /// Otherwise the wide value: `width` bits (below 64) from `lo`.
     pub lo: u8,
     pub width: u8,
     /// Its cut points, at [`Direct::cuts`]`[cuts]`: the first of each
@@ -112,7 +117,9 @@ impl Ask {
         let asked = self.when.holds(bitmaps, word);
         let x = (word >> (self.lo & 63)) & ((1u64 << (self.width & 63)) - 1);
         let k = cuts.iter().skip(1).fold(0u64, |k, &c| k + (c <= x) as u64);
-        (asked ^ 1) | ((self.answers >> (k & 63)) & 1)
+        let by_cuts = (self.answers >> (k & 63)) & 1;
+        let by_part = self.sub.holds(bitmaps, word);
+        (asked ^ 1) | if self.cuts_len != 0 { by_cuts } else { by_part }
     }
 }
 
@@ -270,9 +277,10 @@ impl Direct {
                 valid &= Probe::more_holds(bm, m, own);
             }
         }
-        if p.ask != 0 {
-            let a = self.asks.get(p.ask as usize)?;
-            valid &= a.holds(bm, self.cuts.get(a.cuts as usize..a.cuts as usize + a.cuts_len as usize)?, own);
+        if p.asks_len != 0 {
+            for a in self.asks.get(p.asks as usize..p.asks as usize + p.asks_len as usize)? {
+                valid &= a.holds(bm, self.cuts.get(a.cuts as usize..a.cuts as usize + a.cuts_len as usize)?, own);
+            }
         }
         Some(match (own & p.mask == p.value && met != 0, valid) {
             (true, 1) => Verdict::Is(p.leaf, len),
@@ -310,7 +318,8 @@ mod tests {
             then: 4,
             otherwise: 4,
             leaf,
-            ask: 0,
+            asks: 0,
+            asks_len: 0,
         }
     }
 
@@ -368,10 +377,10 @@ mod tests {
     }
 
     #[test]
-    fn an_asked_value_is_judged_by_its_interval() {
+    fn an_asked_value_is_judged_by_its_interval_or_its_part() {
         // Bits 0..4 equal to 15 read the value in bits 32..64, which holds
         // only in [65, 0x1000).
-        let ask = Ask { when: part(0, 4, 1), lo: 32, width: 32, cuts_len: 3, cuts: 0, answers: 0b010 };
+        let ask = Ask { when: part(0, 4, 1), sub: NONE, lo: 32, width: 32, cuts_len: 3, cuts: 0, answers: 0b010 };
         let (bitmaps, cuts) = ([!0, 1 << 15], [0, 65, 0x1000]);
         let word = |low: u64, value: u64| value << 32 | low;
         assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 1)), 0);
@@ -382,6 +391,12 @@ mod tests {
         assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 0xffff_ffff)), 0);
         // Other values of bits 0..4 do not read it.
         assert_eq!(ask.holds(&bitmaps, &cuts, word(3, 1)), 1);
+        // Read through a part instead: bits 8..10 may not be 2 (word 2).
+        let ask = Ask { sub: part(8, 2, 2), cuts_len: 0, ..ask };
+        let bitmaps = [!0, 1 << 15, !0b100];
+        assert_eq!(ask.holds(&bitmaps, &[], 0x20f), 0);
+        assert_eq!(ask.holds(&bitmaps, &[], 0x10f), 1);
+        assert_eq!(ask.holds(&bitmaps, &[], 0x203), 1, "not asked");
     }
 
     #[test]
