@@ -281,6 +281,7 @@ impl Builder<'_> {
         }
         let (runs, width, words) = self.runs(u)?;
         let asked = self.d.bitmaps.get(u.ask as usize..u.ask as usize + words)?;
+        let any = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, asked.to_vec())?)?;
         // The asked values, by the unit answering them, in order of first use.
         let mut by_sub: Vec<(u32, Vec<u64>)> = Vec::new();
         for i in (0..1usize << width).filter(|i| asked[i / 64] >> (i % 64) & 1 == 1) {
@@ -309,13 +310,23 @@ impl Builder<'_> {
                     }
                     let answers = *self.d.bitmaps.get(s.bitmap as usize)? & (!0u64 >> (64 - n));
                     let cuts = intern(&mut self.cuts, &mut self.cuts_at, starts)?;
-                    Ask { when, sub: Part::ALWAYS, lo: lo as u8, width: w as u8, cuts_len: n as u8, cuts, answers }
+                    Ask {
+                        any,
+                        skip: 0,
+                        when,
+                        sub: Part::ALWAYS,
+                        lo: lo as u8,
+                        width: w as u8,
+                        cuts_len: n as u8,
+                        cuts,
+                        answers,
+                    }
                 }
                 // A second unit answers every value (it has no ask of its own).
                 _ if s.ask == NO_ASK => match self.part(&s, Asked::Refused)? {
                     Some((sub_runs, bitmap)) => {
                         let sub = Part::new(&sub_runs, bitmap)?;
-                        Ask { when, sub, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 }
+                        Ask { any, skip: 0, when, sub, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 }
                     }
                     // Every value holds: nothing to judge.
                     None => continue,
@@ -323,6 +334,11 @@ impl Builder<'_> {
                 _ => return None,
             };
             asks.push(ask);
+        }
+        // Each skips the rest of the operand's when its values read nothing.
+        let n = asks.len();
+        for (k, a) in asks.iter_mut().enumerate() {
+            a.skip = u8::try_from(n - k).ok()?;
         }
         Some(asks)
     }
@@ -494,6 +510,24 @@ mod tests {
         assert_eq!(decode(0x1000_1501), Some(1));
         assert_eq!(decode(0x1000_3501), None);
         assert_eq!(decode(0x1000_3601), Some(1));
+
+        // For 6, bits 12..14 may not be 2 (bitmap word 6): two asks, the
+        // first able to skip both when neither value is read.
+        let mut units = d.units.to_vec();
+        units[4].bitmap = 6;
+        let mut bitmaps = d.bitmaps.to_vec();
+        bitmaps.push(0b1011);
+        (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        let asks = &direct.asks[p.asks as usize..][..p.asks_len as usize];
+        assert_eq!(asks.iter().map(|a| a.skip).collect::<Vec<_>>(), [2, 1]);
+        assert_eq!(direct.bitmaps[asks[0].any.bitmap as usize] & 0xff, 0b110_0000);
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
+        assert_eq!(decode(0x1000_2601), None);
+        assert_eq!(decode(0x1000_3601), Some(1));
+        assert_eq!(decode(0x1000_3501), None);
+        assert_eq!(decode(0x1000_2301), Some(1), "value 3 reads nothing further");
     }
 
     #[test]

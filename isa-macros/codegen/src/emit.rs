@@ -478,9 +478,12 @@ impl Emit for Part {
 
 impl Emit for Ask {
     fn emit(&self) -> TokenStream {
-        let (w, s, l, wd) = (self.when.emit(), self.sub.emit(), self.lo.emit(), self.width.emit());
-        let (n, c, a) = (self.cuts_len.emit(), self.cuts.emit(), self.answers.emit());
-        quote!(::isa_runtime::Ask { when: #w, sub: #s, lo: #l, width: #wd, cuts_len: #n, cuts: #c, answers: #a })
+        let (any, k, w, s) = (self.any.emit(), self.skip.emit(), self.when.emit(), self.sub.emit());
+        let (l, wd, n, c, a) =
+            (self.lo.emit(), self.width.emit(), self.cuts_len.emit(), self.cuts.emit(), self.answers.emit());
+        quote!(::isa_runtime::Ask {
+            any: #any, skip: #k, when: #w, sub: #s, lo: #l, width: #wd, cuts_len: #n, cuts: #c, answers: #a
+        })
     }
 }
 

@@ -94,8 +94,13 @@ pub struct Probe {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct Ask {
-    /// The operand's own bits, looked up in a bitmap of the values that
-    /// read further (the operand's part in the probe lets them pass).
+    /// The operand's own bits, looked up in a bitmap of all the values
+    /// that read further, for this ask and the `skip - 1` after it (those
+    /// of the same operand): when none does, they are all skipped.
+    pub any: Part,
+    pub skip: u8,
+    /// The same bits, looked up in a bitmap of the values this ask judges
+    /// (the operand's part in the probe lets them pass).
     pub when: Part,
     /// The further bits when `cuts_len` is 0.
     pub sub: Part,
@@ -111,15 +116,19 @@ pub struct Ask {
 }
 
 impl Ask {
-    /// Whether the ask holds for `word`: 1 or 0, without a branch.
+    /// Whether the ask holds for `word`: 1 or 0. Most words do not ask (a
+    /// literal is the exception), so those return before the intervals.
     #[inline(always)]
     fn holds(&self, bitmaps: &[u64], cuts: &[u64], word: u64) -> u64 {
-        let asked = self.when.holds(bitmaps, word);
+        if self.when.holds(bitmaps, word) == 0 {
+            return 1;
+        }
+        if self.cuts_len == 0 {
+            return self.sub.holds(bitmaps, word);
+        }
         let x = (word >> (self.lo & 63)) & ((1u64 << (self.width & 63)) - 1);
         let k = cuts.iter().skip(1).fold(0u64, |k, &c| k + (c <= x) as u64);
-        let by_cuts = (self.answers >> (k & 63)) & 1;
-        let by_part = self.sub.holds(bitmaps, word);
-        (asked ^ 1) | if self.cuts_len != 0 { by_cuts } else { by_part }
+        (self.answers >> (k & 63)) & 1
     }
 }
 
@@ -278,8 +287,15 @@ impl Direct {
             }
         }
         if p.asks_len != 0 {
-            for a in self.asks.get(p.asks as usize..p.asks as usize + p.asks_len as usize)? {
+            let asks = self.asks.get(p.asks as usize..p.asks as usize + p.asks_len as usize)?;
+            let mut k = 0;
+            while let Some(a) = asks.get(k) {
+                if a.any.holds(bm, own) == 0 {
+                    k += a.skip.max(1) as usize;
+                    continue;
+                }
                 valid &= a.holds(bm, self.cuts.get(a.cuts as usize..a.cuts as usize + a.cuts_len as usize)?, own);
+                k += 1;
             }
         }
         Some(match (own & p.mask == p.value && met != 0, valid) {
@@ -380,7 +396,8 @@ mod tests {
     fn an_asked_value_is_judged_by_its_interval_or_its_part() {
         // Bits 0..4 equal to 15 read the value in bits 32..64, which holds
         // only in [65, 0x1000).
-        let ask = Ask { when: part(0, 4, 1), sub: NONE, lo: 32, width: 32, cuts_len: 3, cuts: 0, answers: 0b010 };
+        let when = part(0, 4, 1);
+        let ask = Ask { any: when, skip: 1, when, sub: NONE, lo: 32, width: 32, cuts_len: 3, cuts: 0, answers: 0b010 };
         let (bitmaps, cuts) = ([!0, 1 << 15], [0, 65, 0x1000]);
         let word = |low: u64, value: u64| value << 32 | low;
         assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 1)), 0);
