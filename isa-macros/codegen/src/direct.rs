@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use crate::dispatch::intern;
 use isa_runtime::{Ask, DIRECT_NODE, Direct, Dispatch, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit};
 
 /// The probe matching nothing, at [`NO_PROBE`].
@@ -148,25 +149,6 @@ struct Builder<'a> {
     cuts_at: HashMap<Vec<u64>, u32>,
 }
 
-/// Where `items` start in `table`, appended unless an equal run is there
-/// (an empty run is at 0).
-fn intern<T: Clone + Eq + std::hash::Hash>(
-    table: &mut Vec<T>,
-    at: &mut HashMap<Vec<T>, u32>,
-    items: Vec<T>,
-) -> Option<u32> {
-    if items.is_empty() {
-        return Some(0);
-    }
-    if let Some(&i) = at.get(&items) {
-        return Some(i);
-    }
-    let i = u32::try_from(table.len()).ok()?;
-    table.extend_from_slice(&items);
-    at.insert(items, i);
-    Some(i)
-}
-
 impl Builder<'_> {
     /// The probes for the candidate list at `at` (in `tree.lists`;
     /// `u32::MAX` for none): the first two leaves present in the class,
@@ -254,12 +236,12 @@ impl Builder<'_> {
             requires: conditions.len() as u8,
             operands: (operands.len() - more.len()) as u8,
             more_len: u8::try_from(more.len()).ok()?,
-            more: intern(&mut self.more, &mut self.more_at, more)?,
+            more: intern(&mut self.more, &mut self.more_at, more),
             then,
             otherwise,
             leaf,
             asks_len: u8::try_from(asks.len()).ok()?,
-            asks: u16::try_from(intern(&mut self.asks, &mut self.asks_at, asks)?).ok()?,
+            asks: u16::try_from(intern(&mut self.asks, &mut self.asks_at, asks)).ok()?,
         };
         if let Some(&i) = self.probe_at.get(&probe) {
             return Some(i);
@@ -281,7 +263,7 @@ impl Builder<'_> {
         }
         let (runs, width, words) = self.runs(u)?;
         let asked = self.d.bitmaps.get(u.ask as usize..u.ask as usize + words)?;
-        let any = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, asked.to_vec())?)?;
+        let any = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, asked.to_vec()))?;
         // The asked values, by the unit answering them, in order of first use.
         let mut by_sub: Vec<(u32, Vec<u64>)> = Vec::new();
         for i in (0..1usize << width).filter(|i| asked[i / 64] >> (i % 64) & 1 == 1) {
@@ -298,7 +280,7 @@ impl Builder<'_> {
         let mut asks = Vec::new();
         for (s, values) in by_sub {
             let s = *self.d.units.get(s as usize)?;
-            let when = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, values)?)?;
+            let when = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, values))?;
             let ask = match s.range_len {
                 Unit::CUTS => {
                     let (lo, w) = (s.lo as u32, s.width as u32);
@@ -309,7 +291,7 @@ impl Builder<'_> {
                         return None;
                     }
                     let answers = *self.d.bitmaps.get(s.bitmap as usize)? & (!0u64 >> (64 - n));
-                    let cuts = intern(&mut self.cuts, &mut self.cuts_at, starts)?;
+                    let cuts = intern(&mut self.cuts, &mut self.cuts_at, starts);
                     Ask {
                         any,
                         skip: 0,
@@ -379,7 +361,7 @@ impl Builder<'_> {
         if bitmap.iter().all(|&w| w == domain) {
             return Some(None);
         }
-        Some(Some((runs, intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap)?)))
+        Some(Some((runs, intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap))))
     }
 }
 

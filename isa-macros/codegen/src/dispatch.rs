@@ -994,7 +994,11 @@ impl Plans {
 }
 
 /// Where `v` is in the shared `table` (appended when new; `at` remembers).
-fn intern<T: Clone + Eq + std::hash::Hash>(table: &mut Vec<T>, at: &mut HashMap<Vec<T>, u32>, v: Vec<T>) -> u32 {
+pub(crate) fn intern<T: Clone + Eq + std::hash::Hash>(
+    table: &mut Vec<T>,
+    at: &mut HashMap<Vec<T>, u32>,
+    v: Vec<T>,
+) -> u32 {
     let next = table.len() as u32;
     *at.entry(v).or_insert_with_key(|v| {
         table.extend_from_slice(v);
