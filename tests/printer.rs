@@ -61,3 +61,23 @@ fn a_printer_prints_what_the_engine_prints() {
     assert!(bad.is_empty(), "{} texts differ", bad.len());
     assert!(remembered > 1000, "the printers found only {remembered} operand texts in memory");
 }
+
+/// An operand is remembered under the parameters its text reads for its
+/// word: a scalar register beside a literal is one key whatever the literal
+/// (GCN passes the literal to every scalar source, and only the literal's
+/// form prints it), so the second line finds both registers.
+#[test]
+fn a_register_beside_a_literal_is_remembered_whatever_the_literal() {
+    let isa = isa_specs::target("gcn").expect("the GCN target");
+    let g = isa.gen_by_name("gfx8").expect("gfx8");
+    let mut printer = isa.printer(g, PrintOpts::default());
+    let mut out = String::new();
+    let first = isa.parse("s_add_u32 s0, s1, 0x12345", g).expect("assembles");
+    let second = isa.parse("s_add_u32 s0, s1, 0x54321", g).expect("assembles");
+    printer.print_to(&first, &mut out);
+    let before = printer.hits();
+    out.clear();
+    printer.print_to(&second, &mut out);
+    assert_eq!(out, "s_add_u32 s0, s1, 0x54321");
+    assert_eq!(printer.hits() - before, 2, "s0 and s1 found; the new literal printed");
+}

@@ -21,9 +21,12 @@ pub(crate) const MAX_PARAMS: usize = 6;
 /// Longest text remembered, in bytes: a slot is one cache line.
 const MAX_TEXT: usize = 23;
 
-/// Slots in the table; a power of two. 4096 slots of 64 bytes stay in a
-/// core's second-level cache.
-const SLOTS: usize = 4096;
+/// Slots in the table; a power of two. 32768 slots of 64 bytes (2 MiB)
+/// hold the operands of varied code (a stream of every GCN encoding finds
+/// four operands in five; 4096 slots found fewer than half): a slot read from the
+/// third-level cache costs tens of nanoseconds, printing the operand again
+/// hundreds.
+const SLOTS: usize = 1 << 15;
 
 /// A slot's length when it holds nothing.
 const EMPTY: u8 = u8::MAX;
@@ -56,9 +59,9 @@ impl Key {
         Some(key)
     }
 
-    fn slot(&self) -> usize {
+    fn hash(&self) -> u64 {
         // Multiply-xorshift over the key's words: cheap, and it spreads the
-        // low bits (a register number) over the index.
+        // low bits (a register number) over the whole hash.
         const K: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut h = (self.group as u64) << 8 | self.depth as u64;
         let p = |i: usize| (self.params[i] as u32 as u64) << 32 | self.params[i + 1] as u32 as u64;
@@ -66,7 +69,12 @@ impl Key {
             h = (h ^ v).wrapping_mul(K);
             h ^= h >> 29;
         }
-        (h >> (64 - SLOTS.trailing_zeros())) as usize
+        h
+    }
+
+    /// The key's slot: the hash's top bits.
+    fn slot(&self) -> usize {
+        (self.hash() >> (64 - SLOTS.trailing_zeros())) as usize
     }
 }
 
@@ -83,19 +91,39 @@ pub(crate) struct Memo {
     slots: Box<[Slot]>,
     /// By group index: whether its text is a function of the key alone.
     fixed: Box<[bool]>,
+    /// By group, for groups at most [`MAX_INDEXED`] bits wide: by operand
+    /// word, the parameters its text may read (bit `i` for parameter `i`).
+    /// Empty for a wider group: all of them.
+    reads: Box<[Box<[u8]>]>,
     /// Texts found.
     pub hits: u64,
 }
 
 impl Memo {
     pub fn new(isa: &Isa) -> Memo {
-        Memo::with_fixed(fixed_texts(isa))
+        Memo::with_reads(fixed_texts(isa), params_read(isa))
     }
 
+    #[cfg(test)]
     fn with_fixed(fixed: Box<[bool]>) -> Memo {
+        Memo::with_reads(fixed, Box::new([]))
+    }
+
+    fn with_reads(fixed: Box<[bool]>, reads: Box<[Box<[u8]>]>) -> Memo {
         let empty =
             Slot { key: Key { word: 0, params: [0; MAX_PARAMS], group: 0, depth: 0 }, len: EMPTY, text: [0; MAX_TEXT] };
-        Memo { slots: vec![empty; SLOTS].into_boxed_slice(), fixed, hits: 0 }
+        Memo { slots: vec![empty; SLOTS].into_boxed_slice(), fixed, reads, hits: 0 }
+    }
+
+    /// The parameters (bit `i` for parameter `i`) the text of an operand of
+    /// group `g` whose word is `word` may read: a text is remembered under
+    /// those alone, so a register operand of an instruction with a literal
+    /// is one key whatever the literal (which only the literal's form reads).
+    pub fn reads(&self, g: u16, word: crate::Bits) -> u8 {
+        match self.reads.get(g as usize) {
+            Some(by_word) if !by_word.is_empty() => by_word.get(word as usize).copied().unwrap_or(u8::MAX),
+            _ => u8::MAX,
+        }
     }
 
     /// Whether group `g`'s operands may be remembered.
@@ -122,6 +150,169 @@ impl Memo {
         s.key = key;
         s.len = text.len() as u8;
         s.text[..text.len()].copy_from_slice(text.as_bytes());
+    }
+}
+
+/// Widest group whose parameters read are kept by word (a table of
+/// `1 << MAX_INDEXED` bytes).
+const MAX_INDEXED: u32 = 12;
+
+/// By group (see [`Memo::reads`]): for each word of a group at most
+/// [`MAX_INDEXED`] bits wide, the parameters read by the forms whose
+/// identifying bits it holds. Choosing the form reads their `requires`
+/// (tried in order, each only if its bits match), and printing one reads its
+/// cases' conditions and fields, and the parameters it passes to a nested
+/// operand that reads them (for that operand's word, cut from this one).
+fn params_read(isa: &Isa) -> Box<[Box<[u8]>]> {
+    let mut tables = vec![Table::Unseen; isa.groups.len()];
+    for g in 0..isa.groups.len() {
+        group_reads(isa, g, &mut tables);
+    }
+    tables.into_iter().map(|t| if let Table::Done(t) = t { t } else { Box::default() }).collect()
+}
+
+/// A group's table of parameters read, while [`params_read`] builds them.
+#[derive(Clone)]
+enum Table {
+    Unseen,
+    Building,
+    /// Empty: every parameter, for every word.
+    Done(Box<[u8]>),
+}
+
+/// Builds group `g`'s table (and those of the groups nested in it) into
+/// `tables`.
+fn group_reads(isa: &Isa, g: usize, tables: &mut [Table]) {
+    if !matches!(tables[g], Table::Unseen) {
+        return;
+    }
+    let group = &isa.groups[g];
+    if group.bits > MAX_INDEXED || group.params.len() > MAX_PARAMS {
+        tables[g] = Table::Done(Box::default());
+        return;
+    }
+    tables[g] = Table::Building;
+    for &l in group.leaves {
+        for f in isa.leaves[l as usize].cases.iter().flat_map(|c| c.fields) {
+            if let Ty::Group { group: n, .. } = f.ty {
+                group_reads(isa, n as usize, tables);
+            }
+        }
+    }
+    let table = (0..1u64 << group.bits)
+        .map(|word| {
+            let word = word as crate::Bits;
+            group
+                .leaves
+                .iter()
+                .map(|&l| &isa.leaves[l as usize])
+                // A form whose length is evaluated may match on fewer bits
+                // than its mask: taken as matching.
+                .filter(|leaf| leaf.length.is_some() || word & leaf.mask == leaf.value)
+                .fold(0, |m, leaf| m | leaf_params(isa, leaf, word, tables))
+        })
+        .collect();
+    tables[g] = Table::Done(table);
+}
+
+/// The parameters `leaf` may read in printing when its word is `word` (bit
+/// `i` for parameter `i`; past [`MAX_PARAMS`], every bit): those its
+/// `requires` and its cases' conditions name (read in its default case, as
+/// [`Isa::select_case`] does), and those of the fields its printed forms show,
+/// through the fields and parameters those name in turn.
+fn leaf_params(isa: &Isa, leaf: &crate::Leaf, word: crate::Bits, tables: &[Table]) -> u8 {
+    let Some(default) = leaf.cases.last() else { return 0 };
+    let bits = isa.groups[leaf.group as usize].bits;
+    let mut reads = Reads { isa, word, bits, tables, params: 0, seen: 0 };
+    leaf.requires.iter().for_each(|e| reads.expr(default, e));
+    leaf.cases.iter().filter_map(|c| c.when).for_each(|e| reads.expr(default, e));
+    // Forms only the assembler reads are never printed.
+    for case in leaf.cases.iter().filter(|c| !c.parse_only) {
+        reads.seen = 0;
+        for tok in std::iter::once(case.display).chain(case.displays.iter().copied()).flatten() {
+            if let Tok::Field(i) | Tok::OptField(_, i, _) = *tok {
+                reads.field(case, i);
+            }
+        }
+    }
+    reads.params
+}
+
+/// What [`leaf_params`] has found so far in one case.
+struct Reads<'t> {
+    isa: &'t Isa,
+    /// The operand's word, and its group's width.
+    word: crate::Bits,
+    bits: u32,
+    tables: &'t [Table],
+    params: u8,
+    /// Fields of the case already looked at (bit `i` for field `i`; a
+    /// field past 127 is looked at each time).
+    seen: u128,
+}
+
+impl Reads<'_> {
+    /// The word of an operand `bits` wide in a field made of `ranges`, as
+    /// [`crate::place::Step::child`] places it, if this word holds all of it.
+    fn nested_word(&self, ranges: &[crate::Range], bits: u32) -> Option<crate::Bits> {
+        match ranges {
+            // One range: the operand runs from its low bit for its own width.
+            [r] => (r.lo as u32 + bits <= self.bits).then(|| (self.word >> r.lo) & crate::bits::mask_of(0, bits)),
+            // Split: the ranges gathered, high bits zero.
+            _ => ranges
+                .iter()
+                .all(|r| r.lo as u32 + r.width as u32 <= self.bits)
+                .then(|| crate::bits::extract(self.word, 0, ranges) & crate::bits::mask_of(0, bits)),
+        }
+    }
+
+    fn param(&mut self, p: u16) {
+        self.params |= if (p as usize) < MAX_PARAMS { 1 << p } else { u8::MAX };
+    }
+
+    fn expr(&mut self, case: &crate::Case, e: crate::Expr) {
+        for op in e {
+            match *op {
+                crate::Op::Param(p) => self.param(p),
+                crate::Op::Field(i) => self.field(case, i),
+                _ => {}
+            }
+        }
+    }
+
+    fn field(&mut self, case: &crate::Case, i: u16) {
+        if i < 128 {
+            if self.seen & 1 << i != 0 {
+                return;
+            }
+            self.seen |= 1 << i;
+        }
+        let Some(f) = case.fields.get(i as usize) else { return };
+        match f.src {
+            crate::Src::Expr(e) => self.expr(case, e),
+            crate::Src::Param(p) => self.param(p),
+            crate::Src::Bits(_) => {}
+        }
+        match f.ty {
+            Ty::Group { group, params } => {
+                // What the nested operand reads of what this field passes,
+                // when its word is known; else all of it.
+                let nested = match (f.src, &self.tables[group as usize]) {
+                    (crate::Src::Bits(ranges), Table::Done(t)) if !t.is_empty() => self
+                        .nested_word(ranges, self.isa.groups[group as usize].bits)
+                        .and_then(|w| t.get(w as usize).copied())
+                        .unwrap_or(u8::MAX),
+                    _ => u8::MAX,
+                };
+                for (k, e) in params.iter().enumerate() {
+                    if k >= 8 || nested & 1 << k != 0 {
+                        self.expr(case, e);
+                    }
+                }
+            }
+            Ty::Float { format: Some(e) } | Ty::HexLit { float: Some(e) } => self.expr(case, e),
+            _ => {}
+        }
     }
 }
 

@@ -108,7 +108,10 @@ impl Isa {
             let at = path[depth].child(ranges).filter(|_| depth + 1 < MAX_DEPTH);
             let key = match (&mut line.memo, at) {
                 (Some(memo), Some(at)) if memo.remembers(group) => {
-                    let key = self.memo_key(env, &path[..=depth], (group, params), Step { via: i, ..place(at) });
+                    let at = Step { via: i, ..place(at) };
+                    let word = at.word(env.bits, self.groups[group as usize].bits);
+                    let reads = memo.reads(group, word);
+                    let key = self.memo_key(env, &path[..=depth], (group, params), word, reads);
                     if let Some(text) = key.as_ref().and_then(|k| memo.get(k)) {
                         out.push_str(text);
                         return;
@@ -155,24 +158,28 @@ impl Isa {
         Ok(out)
     }
 
-    /// What an operand's text depends on (see [`crate::memo`]), if it fits
-    /// a key: the parameter values its field passes in are evaluated at
-    /// `parent`.
+    /// What the text of an operand whose word is `word` depends on (see
+    /// [`crate::memo`]), if it fits a key: the values of the parameters it
+    /// `reads` (bit `i` for parameter `i`) that its field passes in,
+    /// evaluated at `parent`; the others are left zero.
     fn memo_key(
         &self,
         env: &mut Env<'_>,
         parent: &[Step],
         (group, params): (u16, &[crate::Expr]),
-        at: Step,
+        word: crate::Bits,
+        reads: u8,
     ) -> Option<Key> {
         let g = &self.groups[group as usize];
         let mut values = [0; MAX_PARAMS];
         let values = values.get_mut(..g.params.len())?;
         // A parameter the field does not pass is zero, as `Env::param` reads it.
-        for (v, e) in values.iter_mut().zip(params) {
-            *v = env.eval(parent, e);
+        for (i, (v, e)) in values.iter_mut().zip(params).enumerate() {
+            if reads & 1 << i != 0 {
+                *v = env.eval(parent, e);
+            }
         }
-        Key::new(group, parent.len(), at.word(env.bits, g.bits), values)
+        Key::new(group, parent.len(), word, values)
     }
 }
 
