@@ -34,11 +34,66 @@ pub fn read_line(line: &str, format: Format) -> Result<Vec<u8>, String> {
 /// into one buffer.
 pub fn read_line_into(line: &str, format: Format, out: &mut Vec<u8>) -> Result<(), String> {
     out.clear();
+    if read_plain(line.as_bytes(), format, out) {
+        return Ok(());
+    }
+    out.clear();
+    read_general(line, format, out)
+}
+
+/// Whether `c` parts tokens, in ASCII.
+fn separator(c: u8) -> bool {
+    c.is_ascii_whitespace() || c == 0x0b || matches!(c, b',' | b'[' | b']')
+}
+
+/// Reads a line in one pass when it is spelled the usual way (ASCII tokens
+/// of at most 16 hex digits, each as [`token`] accepts it) and holds bytes;
+/// else returns false, having written anything to `out`, and the general
+/// reader reads it (and words any error). A disassembler's input is
+/// millions of such lines.
+fn read_plain(b: &[u8], format: Format, out: &mut Vec<u8>) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        if separator(b[i]) {
+            i += 1;
+            continue;
+        }
+        let prefixed = b[i] == b'0' && b.get(i + 1).is_some_and(|&x| x | 0x20 == b'x');
+        let start = if prefixed { i + 2 } else { i };
+        let (mut j, mut v) = (start, 0u64);
+        while j < b.len() && j - start < 16 {
+            let d = nibble(b[j]);
+            if d >= 16 {
+                break;
+            }
+            v = v << 4 | d as u64;
+            j += 1;
+        }
+        if j < b.len() && !separator(b[j]) {
+            return false;
+        }
+        let n = j - start;
+        match format {
+            Format::Bytes if prefixed && (1..=2).contains(&n) => out.push(v as u8),
+            Format::Bytes if !prefixed && n.is_multiple_of(2) => {
+                out.extend((0..n / 2).rev().map(|k| (v >> (8 * k)) as u8))
+            }
+            Format::Words64 if n > 0 && n.is_multiple_of(2) => out.extend_from_slice(&v.to_le_bytes()[..n / 2]),
+            _ => return false,
+        }
+        i = j;
+    }
+    !out.is_empty()
+}
+
+/// [`read_line_into`] for any line: Unicode white space, any token length,
+/// and the errors.
+fn read_general(line: &str, format: Format, out: &mut Vec<u8>) -> Result<(), String> {
     // Tokens lie between white space, commas and brackets. ASCII, the
     // common case, is split byte by byte.
     if line.is_ascii() {
         let b = line.as_bytes();
-        let sep = |c: u8| c.is_ascii_whitespace() || c == 0x0b || matches!(c, b',' | b'[' | b']');
+        let sep = separator;
         let mut i = 0;
         loop {
             while i < b.len() && sep(b[i]) {
@@ -178,6 +233,43 @@ mod tests {
         // Any white space parts tokens, Unicode's too.
         assert_eq!(read_line(" [0x01,\t0x02]\u{a0}03\u{2003}04\r", Format::Bytes).unwrap(), [1, 2, 3, 4]);
         assert_eq!(read_line("\u{a0}é1", Format::Bytes).unwrap_err(), "column 2: `é1` is not hexadecimal");
+    }
+
+    /// The one-pass reader reads what the general one reads, whenever it
+    /// takes a line: random lines over the characters that matter.
+    #[test]
+    fn the_plain_reader_agrees_with_the_general_one() {
+        const CHARS: &[u8] = b"0123456789abcdefABCDEFxX ,[]\t\r\x0bgz-\x00";
+        let mut rng = isa_runtime::TestRng::new(7);
+        let mut taken = 0;
+        for _ in 0..200_000 {
+            let len = (rng.next_u64() % 40) as usize;
+            let line: String = (0..len)
+                .map(|_| {
+                    // Mostly digits and separators, as real lines are.
+                    let pick = rng.next_u64() as usize;
+                    let c = if pick.is_multiple_of(4) { CHARS[pick / 4 % CHARS.len()] } else { CHARS[pick / 4 % 16] };
+                    c as char
+                })
+                .collect();
+            for format in [Format::Bytes, Format::Words64] {
+                let mut fast = Vec::new();
+                if read_plain(line.as_bytes(), format, &mut fast) {
+                    taken += 1;
+                    let mut general = Vec::new();
+                    assert_eq!(read_general(&line, format, &mut general), Ok(()), "{line:?} {format:?}");
+                    assert_eq!(fast, general, "{line:?} {format:?}");
+                }
+            }
+        }
+        assert!(taken > 10_000, "the plain reader took only {taken} lines");
+        for (line, format) in [
+            ("0xf9,0x00,0x00,0x7e,0x00,0x00,0x00,0x00", Format::Bytes),
+            ("02 07 0X1 [0xaB]", Format::Bytes),
+            ("0x0000020000000000 be800001", Format::Words64),
+        ] {
+            assert!(read_plain(line.as_bytes(), format, &mut Vec::new()), "{line}");
+        }
     }
 
     #[test]
