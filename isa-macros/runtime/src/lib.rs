@@ -26,6 +26,7 @@ mod mnemonics;
 mod parse;
 mod place;
 mod print;
+mod print_plan;
 mod sample;
 mod tables;
 

@@ -18,54 +18,58 @@ use crate::tables::{Tok, Ty};
 /// Parameters a remembered operand's group may have.
 pub(crate) const MAX_PARAMS: usize = 6;
 
-/// Longest text remembered, in bytes: a slot is one cache line.
-const MAX_TEXT: usize = 23;
+/// Longest text remembered, in bytes: a slot is half a cache line.
+const MAX_TEXT: usize = 15;
 
-/// Slots in the table; a power of two. 32768 slots of 64 bytes (2 MiB)
-/// hold the operands of varied code (a stream of every GCN encoding finds
-/// four operands in five; 4096 slots found fewer than half): a slot read from the
-/// third-level cache costs tens of nanoseconds, printing the operand again
-/// hundreds.
+/// Slots in the table; a power of two. 32768 slots of 32 bytes (1 MiB, a
+/// core's second-level cache here) hold the operands of varied code (a
+/// stream of every GCN encoding finds four operands in five; 4096 slots found
+/// fewer than half): a slot read from the next cache level costs tens of
+/// nanoseconds, printing the operand again hundreds.
 const SLOTS: usize = 1 << 15;
 
 /// A slot's length when it holds nothing.
 const EMPTY: u8 = u8::MAX;
 
+/// Bits of a key holding the operand's word, and each parameter value
+/// (signed) past them.
+const WORD_BITS: u32 = 36;
+const PARAM_BITS: u32 = 12;
+
 /// Everything an operand's text depends on, besides the printer's
-/// generation and syntax, in the width a slot keeps: an operand whose word
-/// is wider than 64 bits, or a parameter value wider than 32, is printed
-/// each time (a literal's value, which rarely repeats).
+/// generation and syntax, packed in 128 bits: group (16), depth (4), word
+/// ([`WORD_BITS`]) and the parameter values ([`PARAM_BITS`] each). An
+/// operand whose word or a parameter is wider is printed each time (a
+/// literal's value, which rarely repeats).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Key {
-    /// The operand's own word.
-    pub word: u64,
-    /// The parameter values its field passes in; zero past the group's.
-    pub params: [i32; MAX_PARAMS],
-    pub group: u16,
-    pub depth: u8,
-}
+pub(crate) struct Key(u128);
 
 impl Key {
     /// The key of an operand of `group` at `depth` whose word is `word` and
-    /// whose parameters are `params`, if it fits a slot.
+    /// whose parameters are `params`, if it fits.
     pub fn new(group: u16, depth: usize, word: Bits, params: &[i64]) -> Option<Key> {
-        let mut key = Key { word: u64::try_from(word).ok()?, params: [0; MAX_PARAMS], group, depth: depth as u8 };
-        if params.len() > MAX_PARAMS {
+        const LIMIT: i64 = 1 << (PARAM_BITS - 1);
+        if params.len() > MAX_PARAMS || depth >= 16 || word >> WORD_BITS != 0 {
             return None;
         }
-        for (k, &v) in key.params.iter_mut().zip(params) {
-            *k = i32::try_from(v).ok()?;
+        let mut k = (group as u128) << 4 | depth as u128;
+        k = k << WORD_BITS | word;
+        for i in 0..MAX_PARAMS {
+            let v = params.get(i).copied().unwrap_or(0);
+            if !(-LIMIT..LIMIT).contains(&v) {
+                return None;
+            }
+            k = k << PARAM_BITS | (v as u128 & ((1 << PARAM_BITS) - 1));
         }
-        Some(key)
+        Some(Key(k))
     }
 
     fn hash(&self) -> u64 {
-        // Multiply-xorshift over the key's words: cheap, and it spreads the
-        // low bits (a register number) over the whole hash.
+        // Multiply-xorshift over the key's halves: cheap, and it spreads
+        // the low bits (a register number) over the whole hash.
         const K: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut h = (self.group as u64) << 8 | self.depth as u64;
-        let p = |i: usize| (self.params[i] as u32 as u64) << 32 | self.params[i + 1] as u32 as u64;
-        for v in [self.word, p(0), p(2), p(4)] {
+        let mut h = 0u64;
+        for v in [(self.0 >> 64) as u64, self.0 as u64] {
             h = (h ^ v).wrapping_mul(K);
             h ^= h >> 29;
         }
@@ -79,7 +83,7 @@ impl Key {
 }
 
 #[derive(Clone, Copy)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 struct Slot {
     key: Key,
     len: u8,
@@ -110,8 +114,7 @@ impl Memo {
     }
 
     fn with_reads(fixed: Box<[bool]>, reads: Box<[Box<[u8]>]>) -> Memo {
-        let empty =
-            Slot { key: Key { word: 0, params: [0; MAX_PARAMS], group: 0, depth: 0 }, len: EMPTY, text: [0; MAX_TEXT] };
+        let empty = Slot { key: Key(0), len: EMPTY, text: [0; MAX_TEXT] };
         Memo { slots: vec![empty; SLOTS].into_boxed_slice(), fixed, reads, hits: 0 }
     }
 
@@ -357,48 +360,71 @@ fn fixed(isa: &Isa, g: usize, state: &mut [u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn key(word: u64, p0: i32) -> Key {
-        let mut params = [0; MAX_PARAMS];
-        params[0] = p0;
-        Key { word, params, group: 3, depth: 1 }
+    fn key(group: u16, depth: usize, word: u64, p0: i64) -> Key {
+        Key::new(group, depth, word as Bits, &[p0]).expect("fits")
     }
 
     #[test]
-    fn a_slot_is_a_cache_line() {
-        assert_eq!(std::mem::size_of::<Slot>(), 64);
+    fn a_slot_is_half_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 32);
     }
 
     #[test]
-    fn what_does_not_fit_a_slot_has_no_key() {
+    fn what_does_not_fit_a_key_has_none() {
         assert!(Key::new(1, 1, 5, &[1, -2]).is_some());
-        assert_eq!(Key::new(1, 1, 1 << 64, &[]), None, "a word past 64 bits");
-        assert_eq!(Key::new(1, 1, 5, &[1 << 40]), None, "a parameter past 32 bits");
+        assert!(Key::new(u16::MAX, 15, (1 << WORD_BITS) - 1, &[2047, -2048, 0, 0, 0, -1]).is_some());
+        assert_eq!(Key::new(1, 1, 1 << WORD_BITS, &[]), None, "a word past its bits");
+        assert_eq!(Key::new(1, 1, 5, &[2048]), None, "a parameter past its bits");
+        assert_eq!(Key::new(1, 1, 5, &[-2049]), None, "a negative parameter past its bits");
+        assert_eq!(Key::new(1, 1, 5, &[0x3f80_0000]), None, "a literal");
+        assert_eq!(Key::new(1, 16, 5, &[]), None, "a depth past 15");
         assert_eq!(Key::new(1, 1, 5, &[0; MAX_PARAMS + 1]), None, "too many parameters");
+    }
+
+    #[test]
+    fn keys_differ_in_every_part() {
+        let base = key(3, 1, 5, 1);
+        let others = [
+            Key::new(4, 1, 5, &[1]),
+            Key::new(3, 2, 5, &[1]),
+            Key::new(3, 1, 6, &[1]),
+            Key::new(3, 1, 5, &[-1]),
+            Key::new(3, 1, 5, &[1, 1]),
+            Key::new(3, 1, 5, &[1, 0, 0, 0, 0, 1]),
+            Key::new(3, 1, 5 | 1 << (WORD_BITS - 1), &[1]),
+        ];
+        for (i, k) in others.into_iter().enumerate() {
+            assert_ne!(k.expect("fits"), base, "variant {i}");
+        }
+        // A parameter not passed is zero.
+        assert_eq!(Key::new(3, 1, 5, &[1, 0]), Some(base));
     }
 
     #[test]
     fn a_text_is_found_only_under_its_whole_key() {
         let mut m = Memo::with_fixed(Box::new([]));
-        assert_eq!(m.get(&key(5, 1)), None);
-        m.put(key(5, 1), "s[4:5]");
-        assert_eq!(m.get(&key(5, 1)), Some("s[4:5]"));
+        assert_eq!(m.get(&key(3, 1, 5, 1)), None);
+        m.put(key(3, 1, 5, 1), "s[4:5]");
+        assert_eq!(m.get(&key(3, 1, 5, 1)), Some("s[4:5]"));
         assert_eq!(m.hits, 1);
-        assert_eq!(m.get(&key(5, 2)), None, "another parameter value");
-        assert_eq!(m.get(&Key { depth: 2, ..key(5, 1) }), None, "another depth");
-        assert_eq!(m.get(&Key { group: 4, ..key(5, 1) }), None, "another group");
+        assert_eq!(m.get(&key(3, 1, 5, 2)), None, "another parameter value");
+        assert_eq!(m.get(&key(3, 2, 5, 1)), None, "another depth");
+        assert_eq!(m.get(&key(4, 1, 5, 1)), None, "another group");
         // An empty text is a text (an option that is off).
-        m.put(key(6, 0), "");
-        assert_eq!(m.get(&key(6, 0)), Some(""));
+        m.put(key(3, 1, 6, 0), "");
+        assert_eq!(m.get(&key(3, 1, 6, 0)), Some(""));
         // A long text is printed each time rather than cut.
-        m.put(key(7, 0), &"x".repeat(MAX_TEXT + 1));
-        assert_eq!(m.get(&key(7, 0)), None);
+        m.put(key(3, 1, 7, 0), &"x".repeat(MAX_TEXT + 1));
+        assert_eq!(m.get(&key(3, 1, 7, 0)), None);
+        m.put(key(3, 1, 7, 0), &"x".repeat(MAX_TEXT));
+        assert_eq!(m.get(&key(3, 1, 7, 0)).map(str::len), Some(MAX_TEXT));
     }
 
     #[test]
     fn a_slot_shared_by_two_keys_holds_the_last() {
         let mut m = Memo::with_fixed(Box::new([]));
-        let a = key(1, 0);
-        let b = (2..).map(|w| key(w, 0)).find(|k| k.slot() == a.slot()).expect("keys outnumber slots");
+        let a = key(3, 1, 1, 0);
+        let b = (2..).map(|w| key(3, 1, w, 0)).find(|k| k.slot() == a.slot()).expect("keys outnumber slots");
         m.put(a, "v1");
         m.put(b, "v2");
         assert_eq!(m.get(&a), None);

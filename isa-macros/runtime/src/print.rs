@@ -7,6 +7,7 @@ use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
 use crate::eval::{Env, Step};
 use crate::memo::{Key, MAX_PARAMS, Memo};
+use crate::print_plan::{Arg, Operand, Piece, PrintPlans, bits_value};
 use crate::tables::{Isa, PrintOpts, Src, Tok, Ty};
 
 impl Isa {
@@ -23,17 +24,122 @@ impl Isa {
     /// A printer for many instructions of generation `gen_` in the syntax
     /// `opts` names, which remembers the operands it has printed.
     pub fn printer(&self, gen_: u32, opts: PrintOpts) -> Printer<'_> {
-        Printer { isa: self, gen_, opts, memo: Memo::new(self) }
+        Printer { isa: self, gen_, opts, memo: Memo::new(self), plans: PrintPlans::new(self) }
     }
 
-    fn print_line(&self, inst: &Inst, gen_: u32, opts: PrintOpts, memo: Option<&mut Memo>, out: &mut String) {
+    fn print_line(
+        &self,
+        inst: &Inst,
+        gen_: u32,
+        opts: PrintOpts,
+        memo: Option<(&mut Memo, &mut PrintPlans)>,
+        out: &mut String,
+    ) {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
         let syntax = self.syntaxes.get(opts.syntax as usize);
         let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
         let column = if pad { syntax.map_or(0, |s| s.column as usize) } else { 0 };
-        let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo };
-        self.print_leaf(&mut env, &mut path, 0, out, &mut line);
+        match memo {
+            Some((memo, plans)) => {
+                let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo: Some(memo) };
+                self.print_planned(&mut env, &mut path, out, &mut line, plans);
+            }
+            None => {
+                let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo: None };
+                self.print_leaf(&mut env, &mut path, 0, out, &mut line);
+            }
+        }
+    }
+
+    /// Prints the instruction at `path[0]` from its case's pieces (see
+    /// [`crate::print_plan`]): what [`Isa::print_leaf`] prints.
+    fn print_planned(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step; MAX_DEPTH],
+        out: &mut String,
+        line: &mut Line<'_>,
+        plans: &mut PrintPlans,
+    ) {
+        let leaf = path[0].leaf;
+        let case = match plans.case(self, leaf, env.gen_, line.syntax) {
+            Some(c) => c,
+            None => self.select_case(env, &mut path[..], 0, line.syntax),
+        };
+        path[0].case = case;
+        let pieces = plans.get(self, leaf, case, line.syntax);
+        let case = &self.leaves[leaf as usize].cases[case as usize];
+        for piece in pieces {
+            match *piece {
+                Piece::Text(s) => out.push_str(s),
+                Piece::Column => line.pad(out),
+                Piece::Scalar { ranges, signed, ty, width } => {
+                    format_value(self, ty, bits_value(env.bits, ranges, signed), width, out)
+                }
+                Piece::Operand(op) => match line.memo.as_deref().and_then(|m| self.operand_key(env, path, &op, m)) {
+                    Some((key, at)) => self.print_operand(env, path, &op, (key, at), out, line),
+                    None => self.print_field(env, path, 0, case, op.field, out, line),
+                },
+                Piece::Field(i) => self.print_field(env, path, 0, case, i, out, line),
+            }
+        }
+    }
+
+    /// The key operand `op` of the instruction at `path[0]` is remembered
+    /// under, if it may be, and where the operand sits.
+    fn operand_key(
+        &self,
+        env: &mut Env<'_>,
+        path: &[Step; MAX_DEPTH],
+        op: &Operand,
+        memo: &Memo,
+    ) -> Option<(Key, (u32, &'static [crate::Range]))> {
+        if !memo.remembers(op.group) {
+            return None;
+        }
+        let at = path[0].child(op.ranges)?;
+        let g = &self.groups[op.group as usize];
+        let word = place(at).word(env.bits, g.bits);
+        let reads = memo.reads(op.group, word);
+        let mut values = [0i64; MAX_PARAMS];
+        for (i, (v, a)) in values.iter_mut().zip(&op.args).enumerate().take(g.params.len()) {
+            if reads & 1 << i != 0 {
+                *v = match *a {
+                    Arg::Const(x) => x,
+                    Arg::Bits { ranges, signed } => bits_value(env.bits, ranges, signed),
+                    Arg::Expr(e) => env.eval(&path[..1], e),
+                };
+            }
+        }
+        Some((Key::new(op.group, 1, word, &values[..g.params.len()])?, at))
+    }
+
+    /// Prints operand `op` of the instruction at `path[0]`, remembered
+    /// under `key` and sitting at `at`: from memory when its text is there,
+    /// else from the tables (and remembered).
+    fn print_operand(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step; MAX_DEPTH],
+        op: &Operand,
+        (key, at): (Key, (u32, &'static [crate::Range])),
+        out: &mut String,
+        line: &mut Line<'_>,
+    ) {
+        if let Some(text) = line.memo.as_deref_mut().and_then(|m| m.get(&key)) {
+            out.push_str(text);
+            return;
+        }
+        let start = out.len();
+        if self.pick_leaf(env, &mut path[..], 1, op.group, at, op.field).is_some() {
+            self.print_leaf(env, path, 1, out, line);
+            if let Some(memo) = &mut line.memo {
+                memo.put(key, &out[start..]);
+            }
+        } else {
+            out.push('?');
+        }
     }
 
     /// The assembly text of `inst`.
@@ -78,10 +184,7 @@ impl Isa {
             match *tok {
                 Tok::Lit(s) | Tok::Opt(s) => out.push_str(s),
                 Tok::Name => out.push_str(leaf.name_in(line.syntax)),
-                Tok::Column => {
-                    let used = out[line.start..].chars().count();
-                    out.extend(std::iter::repeat_n(' ', line.column.saturating_sub(used) + 1));
-                }
+                Tok::Column => line.pad(out),
                 Tok::Field(i) => self.print_field(env, path, depth, case, i, out, line),
                 Tok::OptField(s, i, _) => {
                     out.push_str(s);
@@ -192,12 +295,13 @@ pub struct Printer<'a> {
     gen_: u32,
     opts: PrintOpts,
     memo: Memo,
+    plans: PrintPlans,
 }
 
 impl Printer<'_> {
     /// Appends the assembly text of `inst` to `out`.
     pub fn print_to(&mut self, inst: &Inst, out: &mut String) {
-        self.isa.print_line(inst, self.gen_, self.opts, Some(&mut self.memo), out);
+        self.isa.print_line(inst, self.gen_, self.opts, Some((&mut self.memo, &mut self.plans)), out);
     }
 
     /// How many operand texts came from memory rather than being printed.
@@ -219,6 +323,14 @@ struct Line<'m> {
     column: usize,
     start: usize,
     memo: Option<&'m mut Memo>,
+}
+
+impl Line<'_> {
+    /// Pads the line to its mnemonic column.
+    fn pad(&self, out: &mut String) {
+        let used = out[self.start..].chars().count();
+        out.extend(std::iter::repeat_n(' ', self.column.saturating_sub(used) + 1));
+    }
 }
 
 /// Formats a scalar field value by its type.

@@ -1,0 +1,205 @@
+//! An instruction's printed form, resolved once per [`crate::Printer`].
+//!
+//! Printing from the tables looks each field up by index, matches on where
+//! its value comes from, and evaluates every parameter an operand receives
+//! as an expression. For an instruction (depth 0, whose bits are the word
+//! itself) most of that is the same every time a leaf's case is printed:
+//! which tokens are text, which fields are bit ranges, which parameters are
+//! constants or plain bit fields. A printer resolves a case the first time
+//! it prints it into a list of [`Piece`]s, and prints from that after;
+//! whatever the list does not cover it leaves to the tables ([`Piece::Field`]),
+//! so the text is the same either way.
+
+use crate::memo::MAX_PARAMS;
+use crate::tables::{Case, Expr, Isa, Op, Range, Src, Tok, Ty};
+
+/// One step of printing a case.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Piece {
+    Text(&'static str),
+    /// Pad to the mnemonic column.
+    Column,
+    /// A scalar field read from bits of the word.
+    Scalar {
+        ranges: &'static [Range],
+        signed: bool,
+        ty: Ty,
+        width: u32,
+    },
+    /// An operand in bits of the word, with its parameters resolved.
+    Operand(Operand),
+    /// Anything else: field `i`, printed from the tables.
+    Field(u16),
+}
+
+/// An operand field of an instruction: its group, which field it is, where
+/// its word sits, and what each parameter the field passes in is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Operand {
+    pub group: u16,
+    pub field: u16,
+    pub ranges: &'static [Range],
+    pub args: [Arg; MAX_PARAMS],
+}
+
+/// A parameter value an operand receives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Arg {
+    Const(i64),
+    /// A field of the instruction read from its bits.
+    Bits {
+        ranges: &'static [Range],
+        signed: bool,
+    },
+    /// Evaluated through the tables.
+    Expr(Expr),
+}
+
+/// A field's value from the word, as [`crate::eval::Env::field`] reads it at
+/// depth 0: the ranges gathered, sign-extended for a signed type.
+pub(crate) fn bits_value(bits: crate::Bits, ranges: &[Range], signed: bool) -> i64 {
+    let v = crate::bits::extract(bits, 0, ranges);
+    let width = crate::bits::width_of(ranges);
+    if signed && width > 0 && width < 128 && (v >> (width - 1)) & 1 == 1 {
+        (v | !((1u128 << width) - 1)) as i64
+    } else {
+        v as i64
+    }
+}
+
+/// The pieces of every case printed so far, by leaf and case, and which case
+/// each leaf prints when that does not depend on its bits.
+pub(crate) struct PrintPlans {
+    by_leaf: Vec<Vec<Option<Box<[Piece]>>>>,
+    cases: Vec<u16>,
+}
+
+/// [`PrintPlans::cases`]: not yet looked at, and chosen by the bits.
+const UNSEEN: u16 = u16::MAX;
+const BY_BITS: u16 = u16::MAX - 1;
+
+impl PrintPlans {
+    pub fn new(isa: &Isa) -> PrintPlans {
+        PrintPlans { by_leaf: vec![Vec::new(); isa.leaves.len()], cases: vec![UNSEEN; isa.leaves.len()] }
+    }
+
+    /// The case instruction `leaf` prints whatever its bits, if there is one
+    /// (see [`fixed_case`]).
+    pub fn case(&mut self, isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<u16> {
+        let c = &mut self.cases[leaf as usize];
+        if *c == UNSEEN {
+            *c = fixed_case(isa, leaf, gen_, syntax).unwrap_or(BY_BITS);
+        }
+        (*c != BY_BITS).then_some(*c)
+    }
+
+    /// The pieces of case `case` of instruction `leaf` in syntax `syntax`
+    /// (one printer prints one syntax).
+    pub fn get(&mut self, isa: &Isa, leaf: u16, case: u16, syntax: u16) -> &[Piece] {
+        let l = &isa.leaves[leaf as usize];
+        let cases = &mut self.by_leaf[leaf as usize];
+        if cases.is_empty() {
+            cases.resize(l.cases.len(), None);
+        }
+        cases[case as usize].get_or_insert_with(|| pieces(isa, l.name_in(syntax), &l.cases[case as usize], syntax))
+    }
+}
+
+/// The case [`Isa::select_case`] picks for instruction `leaf` in
+/// generation `gen_` and syntax `syntax` whatever its bits: the first that
+/// applies whose condition reads no field (nor parameter) and holds, if no
+/// condition before it reads one.
+fn fixed_case(isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<u16> {
+    let l = &isa.leaves[leaf as usize];
+    let default = l.cases.len().checked_sub(1)? as u16;
+    let mut env = crate::eval::Env { isa, bits: 0, gen_, read: 0 };
+    let path = [crate::place::Step::top(leaf, default)];
+    for (i, case) in l.cases.iter().enumerate() {
+        if case.parse_only || !case.applies_in(syntax) {
+            continue;
+        }
+        match case.when {
+            None => return Some(i as u16),
+            Some(e) if e.iter().any(|op| matches!(op, Op::Field(_) | Op::Param(_))) => return None,
+            Some(e) if env.eval(&path, e) != 0 => return Some(i as u16),
+            Some(_) => {}
+        }
+    }
+    Some(default)
+}
+
+/// Resolves a case's tokens in syntax `syntax` into pieces.
+fn pieces(isa: &Isa, name: &'static str, case: &Case, syntax: u16) -> Box<[Piece]> {
+    let mut out = Vec::new();
+    for tok in case.display_in(syntax) {
+        match *tok {
+            Tok::Lit(s) | Tok::Opt(s) => out.push(Piece::Text(s)),
+            Tok::Name => out.push(Piece::Text(name)),
+            Tok::Column => out.push(Piece::Column),
+            Tok::Field(i) => out.push(field(isa, case, i)),
+            Tok::OptField(s, i, _) => {
+                out.push(Piece::Text(s));
+                out.push(field(isa, case, i));
+            }
+        }
+    }
+    // An empty text prints nothing.
+    out.retain(|p| !matches!(p, Piece::Text("")));
+    out.into_boxed_slice()
+}
+
+/// The piece printing field `i` of `case`.
+fn field(isa: &Isa, case: &Case, i: u16) -> Piece {
+    let Some(f) = case.fields.get(i as usize) else { return Piece::Field(i) };
+    let Src::Bits(ranges) = f.src else { return Piece::Field(i) };
+    match f.ty {
+        Ty::Group { group, params } => {
+            let g = &isa.groups[group as usize];
+            if g.params.len() > MAX_PARAMS || params.len() > MAX_PARAMS {
+                return Piece::Field(i);
+            }
+            // A parameter the field does not pass is zero.
+            let mut args = [Arg::Const(0); MAX_PARAMS];
+            for (a, e) in args.iter_mut().zip(params) {
+                *a = arg(case, e);
+            }
+            Piece::Operand(Operand { group, field: i, ranges, args })
+        }
+        Ty::Float { format: Some(_) } => Piece::Field(i),
+        ty => Piece::Scalar { ranges, signed: f.is_signed(), ty, width: crate::bits::width_of(ranges) },
+    }
+}
+
+/// What parameter expression `e` of a field of `case` is.
+fn arg(case: &Case, e: Expr) -> Arg {
+    match *e {
+        [Op::Lit(v)] => Arg::Const(v),
+        [Op::Field(j)] => match case.fields.get(j as usize) {
+            Some(f) => match f.src {
+                Src::Bits(ranges) => Arg::Bits { ranges, signed: f.is_signed() },
+                Src::Expr(&[Op::Lit(v)]) => Arg::Const(v),
+                _ => Arg::Expr(e),
+            },
+            None => Arg::Expr(e),
+        },
+        _ => Arg::Expr(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_reads_as_the_tables_read_it() {
+        static LOW: [Range; 1] = [Range { lo: 4, width: 4 }];
+        static SPLIT: [Range; 2] = [Range { lo: 12, width: 2 }, Range { lo: 0, width: 2 }];
+        let bits = 0xb0f3;
+        assert_eq!(bits_value(bits, &LOW, false), 0xf);
+        assert_eq!(bits_value(bits, &LOW, true), -1, "sign-extended from its width");
+        // High range first: 0b11 (bits 12..13), then 0b11 (bits 0..1).
+        assert_eq!(bits_value(bits, &SPLIT, false), 0b1111);
+        assert_eq!(bits_value(bits, &SPLIT, true), -1);
+        assert_eq!(bits_value(0x30, &LOW, true), 3, "a clear sign bit");
+    }
+}
