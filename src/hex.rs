@@ -199,11 +199,16 @@ pub fn write(bits: u128, len: usize, format: Format, out: &mut String) {
             }
         }
         Format::Bytes => {
-            for (i, b) in bytes.iter().enumerate() {
+            // By hand rather than through `write!`: an assembler writes
+            // millions of these.
+            const DIGITS: &[u8; 16] = b"0123456789abcdef";
+            for (i, &b) in bytes.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                let _ = write!(out, "0x{b:02x}");
+                out.push_str("0x");
+                out.push(DIGITS[(b >> 4) as usize] as char);
+                out.push(DIGITS[(b & 15) as usize] as char);
             }
         }
     }
@@ -294,5 +299,8 @@ mod tests {
         write(0x0702, 2, Format::Bytes, &mut s);
         assert_eq!(s, "0x02,0x07");
         assert_eq!(read_line(&s, Format::Bytes).unwrap(), [2, 7]);
+        s.clear();
+        write(0xf0_a9_00_ff, 4, Format::Bytes, &mut s);
+        assert_eq!(s, "0xff,0x00,0xa9,0xf0");
     }
 }
