@@ -71,17 +71,17 @@ impl Isa {
         let pieces = plans.get(self, leaf, case, line.syntax);
         let case = &self.leaves[leaf as usize].cases[case as usize];
         for piece in pieces {
-            match *piece {
+            match piece {
                 Piece::Text(s) => out.push_str(s),
                 Piece::Column => line.pad(out),
-                Piece::Scalar { ranges, signed, ty, width } => {
+                &Piece::Scalar { ranges, signed, ty, width } => {
                     format_value(self, ty, bits_value(env.bits, ranges, signed), width, out)
                 }
-                Piece::Operand(op) => match line.memo.as_deref().and_then(|m| self.operand_key(env, path, &op, m)) {
-                    Some((key, at)) => self.print_operand(env, path, &op, (key, at), out, line),
+                Piece::Operand(op) => match line.memo.as_deref().and_then(|m| self.operand_key(env, path, op, m)) {
+                    Some((key, at)) => self.print_operand(env, path, op, (key, at), out, line),
                     None => self.print_field(env, path, 0, case, op.field, out, line),
                 },
-                Piece::Field(i) => self.print_field(env, path, 0, case, i, out, line),
+                &Piece::Field(i) => self.print_field(env, path, 0, case, i, out, line),
             }
         }
     }
@@ -103,7 +103,7 @@ impl Isa {
         let word = place(at).word(env.bits, g.bits);
         let reads = memo.reads(op.group, word);
         let mut values = [0i64; MAX_PARAMS];
-        for (i, (v, a)) in values.iter_mut().zip(&op.args).enumerate().take(g.params.len()) {
+        for (i, (v, a)) in values.iter_mut().zip(op.args.iter()).enumerate().take(g.params.len()) {
             if reads & 1 << i != 0 {
                 *v = match *a {
                     Arg::Const(x) => x,

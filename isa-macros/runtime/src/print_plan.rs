@@ -14,7 +14,7 @@ use crate::memo::MAX_PARAMS;
 use crate::tables::{Case, Expr, Isa, Op, Range, Src, Tok, Ty};
 
 /// One step of printing a case.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Piece {
     Text(&'static str),
     /// Pad to the mnemonic column.
@@ -33,13 +33,14 @@ pub(crate) enum Piece {
 }
 
 /// An operand field of an instruction: its group, which field it is, where
-/// its word sits, and what each parameter the field passes in is.
-#[derive(Clone, Copy, Debug)]
+/// its word sits, and what each parameter the field passes in is (one
+/// not passed is zero).
+#[derive(Clone, Debug)]
 pub(crate) struct Operand {
     pub group: u16,
     pub field: u16,
     pub ranges: &'static [Range],
-    pub args: [Arg; MAX_PARAMS],
+    pub args: Box<[Arg]>,
 }
 
 /// A parameter value an operand receives.
@@ -158,11 +159,7 @@ fn field(isa: &Isa, case: &Case, i: u16) -> Piece {
             if g.params.len() > MAX_PARAMS || params.len() > MAX_PARAMS {
                 return Piece::Field(i);
             }
-            // A parameter the field does not pass is zero.
-            let mut args = [Arg::Const(0); MAX_PARAMS];
-            for (a, e) in args.iter_mut().zip(params) {
-                *a = arg(case, e);
-            }
+            let args = params.iter().map(|e| arg(case, e)).collect();
             Piece::Operand(Operand { group, field: i, ranges, args })
         }
         Ty::Float { format: Some(_) } => Piece::Field(i),
