@@ -6,10 +6,12 @@
 //! operand's text but its group, its depth (which bounds nesting), the bits of
 //! its own word and the values of the parameters its field passes in (for one
 //! generation and one syntax): its fields are bits of that word or
-//! expressions over them and the parameters. Code repeats operands (the same
-//! registers, the same constants), so a printer keeps the text last printed
-//! for each such key in a small direct-mapped table, and checks the whole key
-//! on a hit: a collision costs a print, never a wrong text.
+//! expressions over them and the parameters. Of the parameters, only those
+//! the forms its word may take can read count (see [`Memo::reads`]). Code
+//! repeats operands (the same registers, the same constants), so a printer
+//! keeps the text last printed for each such key in a direct-mapped table,
+//! and checks the whole key on a hit: a collision costs a print, never a
+//! wrong text.
 
 use crate::Isa;
 use crate::bits::Bits;
