@@ -287,9 +287,11 @@ impl Isa {
 }
 
 /// Prints many instructions of one generation in one syntax, remembering the
-/// text of each operand it prints (see [`crate::memo`]): a disassembler over
-/// real code prints the same registers and constants again and again. The
-/// text is the same as [`Isa::print_with`]'s.
+/// text of each operand it prints (the runtime's `memo` module says how): a
+/// disassembler over real code prints the same registers and constants again
+/// and again. Each instruction case it prints is resolved once into the
+/// pieces it prints from after (the `print_plan` module). The text is the
+/// same as [`Isa::print_with`]'s.
 pub struct Printer<'a> {
     isa: &'a Isa,
     gen_: u32,
