@@ -95,40 +95,42 @@ struct Slot {
 }
 
 /// Operand texts by [`Key`], and which groups' texts may be remembered.
+/// What a printer of one instruction never needs is not built: the slots
+/// are allocated at the first text kept, a group's table of parameters read
+/// at its first operand.
 pub(crate) struct Memo {
     slots: Box<[Slot]>,
     /// By group index: whether its text is a function of the key alone.
     fixed: Box<[bool]>,
     /// By group, for groups at most [`MAX_INDEXED`] bits wide: by operand
     /// word, the parameters its text may read (bit `i` for parameter `i`).
-    /// Empty for a wider group: all of them.
-    reads: Box<[Box<[u8]>]>,
+    reads: Vec<Table>,
     /// Texts found.
     pub hits: u64,
 }
 
 impl Memo {
     pub fn new(isa: &Isa) -> Memo {
-        Memo::with_reads(fixed_texts(isa), params_read(isa))
+        Memo { slots: Box::default(), fixed: fixed_texts(isa), reads: vec![Table::Unseen; isa.groups.len()], hits: 0 }
     }
 
     #[cfg(test)]
     fn with_fixed(fixed: Box<[bool]>) -> Memo {
-        Memo::with_reads(fixed, Box::new([]))
-    }
-
-    fn with_reads(fixed: Box<[bool]>, reads: Box<[Box<[u8]>]>) -> Memo {
-        let empty = Slot { key: Key(0), len: EMPTY, text: [0; MAX_TEXT] };
-        Memo { slots: vec![empty; SLOTS].into_boxed_slice(), fixed, reads, hits: 0 }
+        Memo { slots: Box::default(), fixed, reads: Vec::new(), hits: 0 }
     }
 
     /// The parameters (bit `i` for parameter `i`) the text of an operand of
-    /// group `g` whose word is `word` may read: a text is remembered under
-    /// those alone, so a register operand of an instruction with a literal
-    /// is one key whatever the literal (which only the literal's form reads).
-    pub fn reads(&self, g: u16, word: crate::Bits) -> u8 {
-        match self.reads.get(g as usize) {
-            Some(by_word) if !by_word.is_empty() => by_word.get(word as usize).copied().unwrap_or(u8::MAX),
+    /// group `g` of `isa` (the printer's) whose word is `word` may read: a
+    /// text is remembered under those alone, so a register operand of an
+    /// instruction with a literal is one key whatever the literal (which
+    /// only the literal's form reads).
+    pub fn reads(&mut self, isa: &Isa, g: u16, word: crate::Bits) -> u8 {
+        let g = g as usize;
+        if matches!(self.reads.get(g), Some(Table::Unseen)) {
+            group_reads(isa, g, &mut self.reads);
+        }
+        match self.reads.get(g) {
+            Some(Table::Done(by_word)) if !by_word.is_empty() => by_word.get(word as usize).copied().unwrap_or(u8::MAX),
             _ => u8::MAX,
         }
     }
@@ -139,7 +141,7 @@ impl Memo {
     }
 
     pub fn get(&mut self, key: &Key) -> Option<&str> {
-        let s = &self.slots[key.slot()];
+        let s = self.slots.get(key.slot())?;
         if s.len == EMPTY || s.key != *key {
             return None;
         }
@@ -153,6 +155,10 @@ impl Memo {
         if text.len() > MAX_TEXT {
             return;
         }
+        if self.slots.is_empty() {
+            let empty = Slot { key: Key(0), len: EMPTY, text: [0; MAX_TEXT] };
+            self.slots = vec![empty; SLOTS].into_boxed_slice();
+        }
         let s = &mut self.slots[key.slot()];
         s.key = key;
         s.len = text.len() as u8;
@@ -164,21 +170,7 @@ impl Memo {
 /// `1 << MAX_INDEXED` bytes).
 const MAX_INDEXED: u32 = 12;
 
-/// By group (see [`Memo::reads`]): for each word of a group at most
-/// [`MAX_INDEXED`] bits wide, the parameters read by the forms whose
-/// identifying bits it holds. Choosing the form reads their `requires`
-/// (tried in order, each only if its bits match), and printing one reads its
-/// cases' conditions and fields, and the parameters it passes to a nested
-/// operand that reads them (for that operand's word, cut from this one).
-fn params_read(isa: &Isa) -> Box<[Box<[u8]>]> {
-    let mut tables = vec![Table::Unseen; isa.groups.len()];
-    for g in 0..isa.groups.len() {
-        group_reads(isa, g, &mut tables);
-    }
-    tables.into_iter().map(|t| if let Table::Done(t) = t { t } else { Box::default() }).collect()
-}
-
-/// A group's table of parameters read, while [`params_read`] builds them.
+/// A group's table of parameters read (see [`Memo::reads`]).
 #[derive(Clone)]
 enum Table {
     Unseen,
@@ -188,7 +180,12 @@ enum Table {
 }
 
 /// Builds group `g`'s table (and those of the groups nested in it) into
-/// `tables`.
+/// `tables`: for each word of a group at most [`MAX_INDEXED`] bits wide, the
+/// parameters read by the forms whose identifying bits it holds. Choosing
+/// the form reads their `requires` (tried in order, each only if its bits
+/// match), and printing one reads its cases' conditions and fields, and the
+/// parameters it passes to a nested operand that reads them (for that
+/// operand's word, cut from this one).
 fn group_reads(isa: &Isa, g: usize, tables: &mut [Table]) {
     if !matches!(tables[g], Table::Unseen) {
         return;

@@ -77,7 +77,7 @@ impl Isa {
                 &Piece::Scalar { ranges, signed, ty, width } => {
                     format_value(self, ty, bits_value(env.bits, ranges, signed), width, out)
                 }
-                Piece::Operand(op) => match line.memo.as_deref().and_then(|m| self.operand_key(env, path, op, m)) {
+                Piece::Operand(op) => match line.memo.as_deref_mut().and_then(|m| self.operand_key(env, path, op, m)) {
                     Some((key, at)) => self.print_operand(env, path, op, (key, at), out, line),
                     None => self.print_field(env, path, 0, case, op.field, out, line),
                 },
@@ -93,7 +93,7 @@ impl Isa {
         env: &mut Env<'_>,
         path: &[Step; MAX_DEPTH],
         op: &Operand,
-        memo: &Memo,
+        memo: &mut Memo,
     ) -> Option<(Key, (u32, &'static [crate::Range]))> {
         if !memo.remembers(op.group) {
             return None;
@@ -101,7 +101,7 @@ impl Isa {
         let at = path[0].child(op.ranges)?;
         let g = &self.groups[op.group as usize];
         let word = place(at).word(env.bits, g.bits);
-        let reads = memo.reads(op.group, word);
+        let reads = memo.reads(self, op.group, word);
         let mut values = [0i64; MAX_PARAMS];
         for (i, (v, a)) in values.iter_mut().zip(op.args.iter()).enumerate().take(g.params.len()) {
             if reads & 1 << i != 0 {
@@ -213,7 +213,7 @@ impl Isa {
                 (Some(memo), Some(at)) if memo.remembers(group) => {
                     let at = Step { via: i, ..place(at) };
                     let word = at.word(env.bits, self.groups[group as usize].bits);
-                    let reads = memo.reads(group, word);
+                    let reads = memo.reads(self, group, word);
                     let key = self.memo_key(env, &path[..=depth], (group, params), word, reads);
                     if let Some(text) = key.as_ref().and_then(|k| memo.get(k)) {
                         out.push_str(text);
