@@ -93,17 +93,16 @@ fn read_general(line: &str, format: Format, out: &mut Vec<u8>) -> Result<(), Str
     // common case, is split byte by byte.
     if line.is_ascii() {
         let b = line.as_bytes();
-        let sep = separator;
         let mut i = 0;
         loop {
-            while i < b.len() && sep(b[i]) {
+            while i < b.len() && separator(b[i]) {
                 i += 1;
             }
             if i == b.len() {
                 break;
             }
             let start = i;
-            while i < b.len() && !sep(b[i]) {
+            while i < b.len() && !separator(b[i]) {
                 i += 1;
             }
             token(line, &line[start..i], format, out)?;

@@ -32,6 +32,16 @@ pub fn extract(bits: Bits, base: u32, ranges: &[Range]) -> u128 {
     v
 }
 
+/// A field's raw value `v`, `width` bits wide, as an integer: sign-extended
+/// when the field is `signed`.
+pub(crate) fn field_value(v: u128, width: u32, signed: bool) -> i64 {
+    if signed && width > 0 && width < 128 && (v >> (width - 1)) & 1 == 1 {
+        (v | !((1u128 << width) - 1)) as i64
+    } else {
+        v as i64
+    }
+}
+
 /// Writes `value` into a field made of `ranges` (most significant part first), at
 /// `base`. Returns the new bits and the mask of bits written. The caller checks
 /// that `value` fits; excess high bits are not written.

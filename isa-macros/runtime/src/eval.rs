@@ -38,12 +38,7 @@ impl Env<'_> {
                     self.read |= step.in_word(mask_of(r.lo as u32, r.width as u32));
                     width += r.width as u32;
                 }
-                let v = step.extract(self.bits, ranges);
-                if field.is_signed() && width > 0 && width < 128 && (v >> (width - 1)) & 1 == 1 {
-                    (v | !((1u128 << width) - 1)) as i64
-                } else {
-                    v as i64
-                }
+                crate::bits::field_value(step.extract(self.bits, ranges), width, field.is_signed())
             }
             Src::Expr(e) => self.eval(path, e),
             Src::Param(p) => self.param(path, p),

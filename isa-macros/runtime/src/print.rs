@@ -40,15 +40,11 @@ impl Isa {
         let syntax = self.syntaxes.get(opts.syntax as usize);
         let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
         let column = if pad { syntax.map_or(0, |s| s.column as usize) } else { 0 };
-        match memo {
-            Some((memo, plans)) => {
-                let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo: Some(memo) };
-                self.print_planned(&mut env, &mut path, out, &mut line, plans);
-            }
-            None => {
-                let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo: None };
-                self.print_leaf(&mut env, &mut path, 0, out, &mut line);
-            }
+        let (memo, plans) = memo.unzip();
+        let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo };
+        match plans {
+            Some(plans) => self.print_planned(&mut env, &mut path, out, &mut line, plans),
+            None => self.print_leaf(&mut env, &mut path, 0, out, &mut line),
         }
     }
 
@@ -102,17 +98,14 @@ impl Isa {
         let g = &self.groups[op.group as usize];
         let word = place(at).word(env.bits, g.bits);
         let reads = memo.reads(self, op.group, word);
-        let mut values = [0i64; MAX_PARAMS];
-        for (i, (v, a)) in values.iter_mut().zip(op.args.iter()).enumerate().take(g.params.len()) {
-            if reads & 1 << i != 0 {
-                *v = match *a {
-                    Arg::Const(x) => x,
-                    Arg::Bits { ranges, signed } => bits_value(env.bits, ranges, signed),
-                    Arg::Expr(e) => env.eval(&path[..1], e),
-                };
-            }
-        }
-        Some((Key::new(op.group, 1, word, &values[..g.params.len()])?, at))
+        let key = self.key_of(op.group, 1, word, reads, |i| {
+            Some(match *op.args.get(i)? {
+                Arg::Const(x) => x,
+                Arg::Bits { ranges, signed } => bits_value(env.bits, ranges, signed),
+                Arg::Expr(e) => env.eval(&path[..1], e),
+            })
+        });
+        Some((key?, at))
     }
 
     /// Prints operand `op` of the instruction at `path[0]`, remembered
@@ -131,13 +124,30 @@ impl Isa {
             out.push_str(text);
             return;
         }
+        self.print_nested(env, path, 0, (op.group, op.field, at), Some(key), out, line);
+    }
+
+    /// Prints the operand of `group` in field `via` of the case chosen at
+    /// `depth`, sitting at `at`, and remembers its text under `key`.
+    #[allow(clippy::too_many_arguments)]
+    fn print_nested(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step; MAX_DEPTH],
+        depth: usize,
+        (group, via, at): (u16, u16, (u32, &'static [crate::Range])),
+        key: Option<Key>,
+        out: &mut String,
+        line: &mut Line<'_>,
+    ) {
         let start = out.len();
-        if self.pick_leaf(env, &mut path[..], 1, op.group, at, op.field).is_some() {
-            self.print_leaf(env, path, 1, out, line);
-            if let Some(memo) = &mut line.memo {
+        if self.pick_leaf(env, &mut path[..], depth + 1, group, at, via).is_some() {
+            self.print_leaf(env, path, depth + 1, out, line);
+            if let (Some(key), Some(memo)) = (key, &mut line.memo) {
                 memo.put(key, &out[start..]);
             }
         } else {
+            // Decode already rejected this; printing stays total anyway.
             out.push('?');
         }
     }
@@ -223,16 +233,9 @@ impl Isa {
                 }
                 _ => None,
             };
-            let start = out.len();
             match at {
-                Some(at) if self.pick_leaf(env, &mut path[..], depth + 1, group, at, i).is_some() => {
-                    self.print_leaf(env, path, depth + 1, out, line);
-                    if let (Some(key), Some(memo)) = (key, &mut line.memo) {
-                        memo.put(key, &out[start..]);
-                    }
-                }
-                // Decode already rejected this; printing stays total anyway.
-                _ => out.push('?'),
+                Some(at) => self.print_nested(env, path, depth, (group, i, at), key, out, line),
+                None => out.push('?'),
             }
             return;
         }
@@ -273,16 +276,29 @@ impl Isa {
         word: crate::Bits,
         reads: u8,
     ) -> Option<Key> {
-        let g = &self.groups[group as usize];
+        self.key_of(group, parent.len(), word, reads, |i| Some(env.eval(parent, params.get(i)?)))
+    }
+
+    /// The key of an operand of `group` at `depth` whose word is `word`,
+    /// if it fits one: the parameters it `reads` (bit `i` for parameter
+    /// `i`) valued by `value`; the others, and those the field does not pass
+    /// (`value` gives `None`), zero, as `Env::param` reads them.
+    fn key_of(
+        &self,
+        group: u16,
+        depth: usize,
+        word: crate::Bits,
+        reads: u8,
+        mut value: impl FnMut(usize) -> Option<i64>,
+    ) -> Option<Key> {
         let mut values = [0; MAX_PARAMS];
-        let values = values.get_mut(..g.params.len())?;
-        // A parameter the field does not pass is zero, as `Env::param` reads it.
-        for (i, (v, e)) in values.iter_mut().zip(params).enumerate() {
+        let values = values.get_mut(..self.groups[group as usize].params.len())?;
+        for (i, v) in values.iter_mut().enumerate() {
             if reads & 1 << i != 0 {
-                *v = env.eval(parent, e);
+                *v = value(i).unwrap_or(0);
             }
         }
-        Key::new(group, parent.len(), word, values)
+        Key::new(group, depth, word, values)
     }
 }
 

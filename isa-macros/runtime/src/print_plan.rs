@@ -59,13 +59,7 @@ pub(crate) enum Arg {
 /// A field's value from the word, as [`crate::eval::Env::field`] reads it at
 /// depth 0: the ranges gathered, sign-extended for a signed type.
 pub(crate) fn bits_value(bits: crate::Bits, ranges: &[Range], signed: bool) -> i64 {
-    let v = crate::bits::extract(bits, 0, ranges);
-    let width = crate::bits::width_of(ranges);
-    if signed && width > 0 && width < 128 && (v >> (width - 1)) & 1 == 1 {
-        (v | !((1u128 << width) - 1)) as i64
-    } else {
-        v as i64
-    }
+    crate::bits::field_value(crate::bits::extract(bits, 0, ranges), crate::bits::width_of(ranges), signed)
 }
 
 /// The pieces of every case printed so far, by leaf and case, and which case
