@@ -132,7 +132,7 @@ fn lengths_and_literal_operands_are_tabulated() {
 #[test]
 fn the_tables_decode_most_instructions_alone() {
     use isa_runtime::{Check, Length};
-    for (name, least) in [("ir3", 0.99), ("gcn", 0.99), ("rv32i", 1.0)] {
+    for (name, least) in [("ir3", 0.99), ("gcn", 0.999), ("rv32i", 1.0)] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
         let d = isa.dispatch.expect("tables");
         let mut rng = TestRng::new(5);
@@ -169,7 +169,7 @@ fn the_tables_decode_most_instructions_alone() {
 /// way fails here rather than only in a benchmark.
 #[test]
 fn the_direct_decoder_takes_most_instructions() {
-    for (name, least) in [("ir3", 0.98), ("gcn", 0.98), ("agx", 0.8), ("rv32i", 1.0)] {
+    for (name, least) in [("ir3", 0.98), ("gcn", 0.999), ("agx", 0.8), ("rv32i", 1.0)] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
         let mut rng = TestRng::new(5);
         let (mut taken, mut all) = (0, 0);
@@ -252,4 +252,40 @@ fn values_tabulated_by_intervals_decode_as_the_reference_does_at_every_cut() {
     let d = gcn.dispatch.expect("tables");
     assert!(d.units.iter().any(|u| u.range_len == Unit::CUTS), "gcn: literals are tabulated by intervals");
     assert!(tried > 1000, "only {tried} words at cut points");
+}
+
+/// An operand check that reads a whole 16-bit immediate (GCN's packed
+/// hardware-register operand, whose cases compare its offset and size;
+/// ds_swizzle's lane pattern) is too wide for a narrow part and cannot be
+/// split, so the tables hold it as one wide part rather than leaving it to
+/// the reference code on every word: the direct decoder takes such a leaf,
+/// and agrees with the reference on every value of the immediate.
+#[test]
+fn a_whole_sixteen_bit_immediate_is_tabulated_and_exact() {
+    use isa_runtime::Plan;
+    let isa = isa_specs::TARGETS.iter().find(|t| t.name == "gcn").expect("target");
+    let d = isa.dispatch.expect("tables");
+    let mut bad = Vec::new();
+    for key in ["s_getreg_b32@gfx8", "s_setreg_b32@gfx6", "ds_swizzle_b32@gfx8"] {
+        let leaf = isa.leaves.iter().position(|l| l.key == key).expect("leaf") as u16;
+        let l = &isa.leaves[leaf as usize];
+        let g = isa.gens.iter().map(|g| g.value).find(|&g| l.exists_in(g)).expect("a generation");
+        let plan = d.plans_for(g)[leaf as usize];
+        assert_eq!(plan.flags & (Plan::REQUIRES_SLOW | Plan::OPERANDS_SLOW), 0, "{key}: every check tabulated");
+        let mut rng = TestRng::new(16);
+        let mut taken = 0;
+        for imm in 0..1u128 << 16 {
+            let noise = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) & mask_of(16, l.bits - 16);
+            let w = (noise & !l.mask) | l.value | imm;
+            taken += isa.decode_direct(w, g).is_some() as u32;
+            if let Err(e) = agree(isa, w, g) {
+                bad.push(format!("{key}: {e}"));
+            }
+        }
+        assert!(taken > 0, "{key}: the direct decoder takes some words");
+    }
+    for b in bad.iter().take(30) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} disagreements", bad.len());
 }

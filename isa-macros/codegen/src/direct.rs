@@ -327,7 +327,7 @@ impl Builder<'_> {
 
     /// The runs of bits unit `u` reads (most significant first), their
     /// width and the words of a bitmap over them; `None` for a unit read by
-    /// intervals or over more than 12 bits.
+    /// intervals or over more than [`Part::MAX_BITS`].
     fn runs(&self, u: &Unit) -> Option<(Runs, u32, usize)> {
         let runs: Runs = match u.range_len {
             1 => vec![(u.lo as u32, u.width as u32)],
@@ -338,7 +338,7 @@ impl Builder<'_> {
             }
         };
         let width: u32 = runs.iter().map(|r| r.1).sum();
-        (width <= 12).then(|| (runs, width, (1usize << width).div_ceil(64)))
+        (width <= Part::MAX_BITS).then(|| (runs, width, (1usize << width).div_ceil(64)))
     }
 
     /// Unit `u` as a probe's part: the runs of bits it reads and its

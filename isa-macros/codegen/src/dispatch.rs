@@ -6,8 +6,10 @@
 //! `requires:` terms; of a case's enum and operand fields), and each part of it
 //! is filled in by running the engine's reference code for that part alone on
 //! every value of the bits it may read (found by walking its expressions and
-//! operand encodings, a superset of what it reads). Parts wider than
-//! [`MAX_UNIT_BITS`] are left to the reference code at run time.
+//! operand encodings, a superset of what it reads). A part wider than
+//! [`MAX_UNIT_BITS`] is read in narrower pieces where it can be, else
+//! tabulated whole up to [`MAX_WIDE_UNIT_BITS`]; anything wider is left to
+//! the reference code at run time.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,6 +21,21 @@ use isa_runtime::{
 
 /// Widest tabulated part: a bitmap of 2^12 bits (512 bytes), so that tabulating stays quick at build time.
 pub const MAX_UNIT_BITS: u32 = 12;
+/// Widest part tabulated whole when it cannot be read in narrower pieces
+/// (a 16-bit immediate whose cases read all of it, such as a packed
+/// hardware-register operand): a bitmap of 2^16 bits (8 KiB). A last
+/// resort, because each such part costs 65,536 evaluations at build time;
+/// the alternative is evaluating the part on every word decoded.
+pub const MAX_WIDE_UNIT_BITS: u32 = 16;
+/// How wide a part [`Plans::tabulate`] may tabulate whole.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Width {
+    /// Up to [`MAX_UNIT_BITS`].
+    Narrow,
+    /// Up to [`MAX_WIDE_UNIT_BITS`], when nothing narrower does.
+    Wide,
+}
+
 /// Widest run of bits one tree node switches on.
 const MAX_NODE_BITS: u32 = 8;
 /// Widest run of bits the root switches on: one lookup of up to 4096 slots
@@ -717,8 +734,13 @@ impl Plans {
         }
         let deps = Deps::new(isa, gen_);
         let mut flags = if l.mask >> 64 != 0 { Plan::WIDE } else { 0 };
-        let requires = requires_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts));
-        let operands = operand_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts));
+        // Narrow parts where they do, a wide one as the last resort.
+        let requires = [Width::Narrow, Width::Wide]
+            .into_iter()
+            .find_map(|w| requires_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts, w)));
+        let operands = [Width::Narrow, Width::Wide]
+            .into_iter()
+            .find_map(|w| operand_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts, w)));
         let (length, choice) = self.length(isa, leaf, gen_);
         let (then, otherwise) = match length {
             Length::Fixed(n) => (n, n),
@@ -792,7 +814,8 @@ impl Plans {
         // (then `b`).
         let splits: [(Split, bool, u16, u16); 2] =
             [(isa_runtime::conjuncts, false, a, b), (isa_runtime::disjuncts, true, b, a)];
-        for (split, negate, then, otherwise) in splits {
+        let tries = [Width::Narrow, Width::Wide].into_iter().flat_map(|w| splits.map(|s| (s, w)));
+        for ((split, negate, then, otherwise), width) in tries {
             let mut terms = Vec::new();
             split(c, &mut terms);
             let parts: Option<Vec<Part<'_>>> = terms
@@ -801,7 +824,7 @@ impl Plans {
                 .map(|(i, &t)| part(format!("leaf {leaf} length {negate} {i}"), t, negate))
                 .collect();
             if let Some(parts) = parts
-                && let Some(units) = self.tabulate(isa, leaf, gen_, parts)
+                && let Some(units) = self.tabulate(isa, leaf, gen_, parts, width)
             {
                 return (Length::Choice { start: 0, len: units.len() as u16, then, otherwise }, units);
             }
@@ -812,7 +835,7 @@ impl Plans {
     /// Tabulates each part over the bits it reads besides the leaf's
     /// identifying bits (which are constant for every word of the leaf):
     /// `None` when one is left to the reference code.
-    fn tabulate(&mut self, isa: &Isa, leaf: u16, gen_: u32, parts: Vec<Part<'_>>) -> Option<Vec<Unit>> {
+    fn tabulate(&mut self, isa: &Isa, leaf: u16, gen_: u32, parts: Vec<Part<'_>>, width: Width) -> Option<Vec<Unit>> {
         let l = &isa.leaves[leaf as usize];
         let (fixed, base) = (l.mask, l.value & l.mask);
         // A part too wide to tabulate whole is tabulated over fewer bits:
@@ -833,6 +856,7 @@ impl Plans {
             let forms = Some(p.forms & !fixed).filter(|&f| f != 0 && p.reads.is_some());
             match [bare, forms].into_iter().flatten().find(|d| d.count_ones() <= MAX_UNIT_BITS) {
                 Some(d) => narrow.push(Some(d)),
+                None if width == Width::Wide && deps.count_ones() <= MAX_WIDE_UNIT_BITS => narrow.push(None),
                 None => return None,
             }
         }

@@ -133,7 +133,7 @@ impl Ask {
 }
 
 /// A part of a probe: up to two runs of bits of the word (`lo`, `width`
-/// the most significant), at most 12 in all, looked up in a bitmap at word
+/// the most significant), at most [`Part::MAX_BITS`] in all, looked up in a bitmap at word
 /// `bitmap` of [`Direct::bitmaps`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
@@ -146,6 +146,11 @@ pub struct Part {
 }
 
 impl Part {
+    /// Most bits a part reads: a 16-bit immediate whose cases read all of
+    /// it is one part (its bitmap 8 KiB), so that its leaf needs no
+    /// second table.
+    pub const MAX_BITS: u32 = 16;
+
     /// The part that holds: word 0 of the bitmaps is all ones.
     pub const ALWAYS: Part = Part { lo: 0, width: 0, lo2: 0, width2: 0, bitmap: 0 };
 
@@ -159,7 +164,7 @@ impl Part {
             _ => return None,
         };
         let fits = |(lo, w): (u32, u32)| w == 0 || lo + w <= 64;
-        if !fits(a) || !fits(b) || a.1 + b.1 > 12 {
+        if !fits(a) || !fits(b) || a.1 + b.1 > Part::MAX_BITS {
             return None;
         }
         Some(Part { lo: (a.0 & 63) as u8, width: a.1 as u8, lo2: (b.0 & 63) as u8, width2: b.1 as u8, bitmap })
@@ -168,8 +173,8 @@ impl Part {
     /// Whether the part holds for `word`: 1 or 0, without a branch.
     #[inline(always)]
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
-        let run = |lo: u8, w: u8| (word >> (lo & 63)) & ((1u64 << (w & 15)) - 1);
-        let i = (run(self.lo, self.width) << (self.width2 & 15)) | run(self.lo2, self.width2);
+        let run = |lo: u8, w: u8| (word >> (lo & 63)) & ((1u64 << (w & 31)) - 1);
+        let i = (run(self.lo, self.width) << (self.width2 & 31)) | run(self.lo2, self.width2);
         bitmaps.get(self.bitmap as usize + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
     }
 }
@@ -377,7 +382,7 @@ mod tests {
     fn parts_read_their_runs_and_refuse_what_does_not_fit() {
         assert_eq!(Part::new(&[(4, 3)], 2), Some(part(4, 3, 2)));
         assert_eq!(Part::new(&[(62, 4)], 0), None, "past the first 64 bits");
-        assert_eq!(Part::new(&[(0, 8), (8, 8)], 0), None, "16 bits");
+        assert_eq!(Part::new(&[(0, 8), (8, 9)], 0), None, "17 bits");
         assert_eq!(Part::new(&[(0, 1), (2, 1), (4, 1)], 0), None, "three runs");
         // Two runs read most significant first: 0b10 then 0b1 = 0b101.
         let p = Part::new(&[(4, 2), (0, 1)], 0).unwrap();
@@ -390,6 +395,20 @@ mod tests {
         assert_eq!(Probe::more_part(&[(60, 8)], 0), None, "past the first 64 bits");
         // A probe is one cache line.
         assert_eq!(std::mem::size_of::<Probe>(), 64);
+    }
+
+    /// A 16-bit part (a packed immediate) reads every one of its bits, in
+    /// one run or two: the index is the value itself.
+    #[test]
+    fn a_sixteen_bit_part_reads_all_its_bits() {
+        let mut bm = vec![0u64; 1 << 10];
+        bm[0xabcd / 64] |= 1 << (0xabcd % 64);
+        for runs in [&[(8, 16)][..], &[(16, 8), (8, 8)]] {
+            let p = Part::new(runs, 0).expect("16 bits fit a part");
+            assert_eq!(p.holds(&bm, 0xab_cd00), 1, "{runs:?}");
+            assert_eq!(p.holds(&bm, 0x2b_cd00), 0, "{runs:?}: the top bit counts");
+            assert_eq!(p.holds(&bm, 0xab_cc00), 0, "{runs:?}: the low bit counts");
+        }
     }
 
     #[test]
