@@ -77,10 +77,63 @@ fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Lines read together: their bytes, and each line's span in them with its
+/// length in the input (longer than the span for a line cut at
+/// `MAX_LINE + 1`).
+#[derive(Default)]
+struct Block {
+    data: Vec<u8>,
+    spans: Vec<(usize, usize, usize)>,
+}
+
+impl Block {
+    /// Reads the next block: with `wait`, its first line may wait for
+    /// input; every other line is one already there (so a program feeding
+    /// `isa` a line at a time gets each answer before it writes the next).
+    /// The lines whole in the input's buffer are taken in one pass over it.
+    fn read(&mut self, input: &mut dyn Input, line: &mut Vec<u8>, wait: bool) -> io::Result<()> {
+        self.data.clear();
+        self.spans.clear();
+        while self.spans.len() < BLOCK_LINES && self.data.len() < BLOCK_BYTES {
+            if !(wait && self.spans.is_empty()) && input.ready() == 0 {
+                break;
+            }
+            // The lines that end in what is buffered, without a call per line.
+            let avail = input.fill_buf()?;
+            let mut used = 0;
+            while self.spans.len() < BLOCK_LINES && self.data.len() < BLOCK_BYTES {
+                let rest = &avail[used..];
+                let Some(end) = rest.iter().position(|&b| b == b'\n') else { break };
+                if end > MAX_LINE {
+                    break; // kept in part, below
+                }
+                let at = self.data.len();
+                self.data.extend_from_slice(&rest[..=end]);
+                self.spans.push((at, self.data.len(), end + 1));
+                used += end + 1;
+            }
+            input.consume(used);
+            if used > 0 {
+                continue;
+            }
+            // A line that goes past the buffer (or past MAX_LINE), or the end.
+            line.clear();
+            let n = read_bounded_line(input, line)?;
+            if n == 0 {
+                break;
+            }
+            self.spans.push((self.data.len(), self.data.len() + line.len(), n));
+            self.data.extend_from_slice(line);
+        }
+        Ok(())
+    }
+}
+
 /// Runs `f` on each line of `input`, writing its answer to `out`; each line
 /// that fails is also reported on `err` as `isa: line N: <reason>`. Lines are
 /// read a block at a time, answered on every core (each worker with its own
-/// state, from `states`), and written in order.
+/// state, from `states`), and written in order. While the workers answer a
+/// block, this thread reads the next from what input is already there.
 fn each_line<S: Send>(
     io: Streams,
     states: Vec<S>,
@@ -92,49 +145,37 @@ fn each_line<S: Send>(
     assert!(!workers.is_empty(), "a batch has a worker");
     let mut stats = Stats::default();
     let mut line = Vec::new();
-    // The block's bytes, and each line's span in them with its length in
-    // the input (longer than the span for a line cut at MAX_LINE + 1).
-    let mut data = Vec::new();
-    let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(BLOCK_LINES);
-    loop {
-        data.clear();
-        spans.clear();
-        // The first line may wait for input; the rest are what is there.
-        while spans.len() < BLOCK_LINES && data.len() < BLOCK_BYTES && (spans.is_empty() || input.ready() > 0) {
-            line.clear();
-            let n = read_bounded_line(input, &mut line)?;
-            if n == 0 {
-                break;
-            }
-            spans.push((data.len(), data.len() + line.len(), n));
-            data.extend_from_slice(&line);
-        }
-        if spans.is_empty() {
-            break;
-        }
+    let (mut block, mut next) = (Block::default(), Block::default());
+    block.read(input, &mut line, true)?;
+    while !block.spans.is_empty() {
         let answer = |w: &mut Worker<S>, lines: &[(usize, usize, usize)]| {
             w.text.clear();
             w.lines.clear();
             for &(a, b, n) in lines {
-                let ok = answer_line(&data[a..b], n, &f, &mut w.state, &mut w.text);
+                let ok = answer_line(&block.data[a..b], n, &f, &mut w.state, &mut w.text);
                 w.lines.push((w.text.len(), ok));
                 w.text.push('\n');
             }
         };
-        let used = if workers.len() < 2 || spans.len() < PARALLEL_LINES {
-            answer(&mut workers[0], &spans);
-            1
+        let (used, read) = if workers.len() < 2 || block.spans.len() < PARALLEL_LINES {
+            answer(&mut workers[0], &block.spans);
+            (1, next.read(input, &mut line, false))
         } else {
-            let per = spans.len().div_ceil(workers.len());
+            let per = block.spans.len().div_ceil(workers.len());
             std::thread::scope(|s| {
-                let running: Vec<_> =
-                    spans.chunks(per).zip(workers.iter_mut()).map(|(c, w)| s.spawn(move || answer(w, c))).collect();
+                let running: Vec<_> = block
+                    .spans
+                    .chunks(per)
+                    .zip(workers.iter_mut())
+                    .map(|(c, w)| s.spawn(move || answer(w, c)))
+                    .collect();
                 let used = running.len();
+                let read = next.read(input, &mut line, false);
                 // A worker's panic is the caller's, as if the lines were answered here.
                 for r in running {
                     r.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
                 }
-                used
+                (used, read)
             })
         };
         for w in &workers[..used] {
@@ -152,9 +193,14 @@ fn each_line<S: Send>(
             }
             out.write_all(w.text.as_bytes())?;
         }
-        // The answers to what was read, before waiting for more input.
-        out.flush()?;
-        err.flush()?;
+        read?;
+        if next.spans.is_empty() {
+            // The answers to what was read, before waiting for more input.
+            out.flush()?;
+            err.flush()?;
+            next.read(input, &mut line, true)?;
+        }
+        std::mem::swap(&mut block, &mut next);
     }
     out.flush()?;
     err.flush()?;
@@ -206,12 +252,19 @@ fn checked_text(buf: &[u8], len: usize) -> Result<&str, String> {
     if buf.len() > MAX_LINE {
         return Err(format!("the line is {len} bytes long; the limit is {MAX_LINE}"));
     }
-    let line = std::str::from_utf8(buf).map_err(|e| format!("byte {}: not valid UTF-8", e.valid_up_to() + 1))?;
-    let line = line.trim_end_matches(['\n', '\r']);
-    // Printable ASCII, the common case, needs no closer look.
-    if line.bytes().all(|b| (0x20..0x7f).contains(&b) || b == b'\t') {
+    let mut bytes = buf;
+    while let [rest @ .., b'\n' | b'\r'] = bytes {
+        bytes = rest;
+    }
+    // Printable ASCII, the common case, needs no closer look: one pass
+    // without an early exit (so it runs on whole vectors), then the UTF-8
+    // check, which is quick on ASCII.
+    let printable = bytes.iter().fold(true, |all, &b| all & ((b.wrapping_sub(0x20) < 0x5f) | (b == b'\t')));
+    if printable && let Ok(line) = std::str::from_utf8(bytes) {
         return Ok(line);
     }
+    let line = std::str::from_utf8(buf).map_err(|e| format!("byte {}: not valid UTF-8", e.valid_up_to() + 1))?;
+    let line = line.trim_end_matches(['\n', '\r']);
     // A NUL or another control character is never part of an instruction, and
     // echoing it in a message would garble the terminal.
     if let Some((i, c)) = line.char_indices().find(|&(_, c)| c.is_control() && c != '\t') {
@@ -382,6 +435,56 @@ mod tests {
         let (out, _, _) =
             run("fadd32 r1, r1.discard, 0.234375\n", |io| asm_in(&AGX, 0, apple.syntax, Format::Bytes, io));
         assert_eq!(out, "0x2a,0x05,0xc2,0xf2\n");
+    }
+
+    /// Blocks hold the lines, and each line's length, that reading a line at
+    /// a time gives: lines straddling the input's buffer, past MAX_LINE, at
+    /// it, blank, with CR LF, and a last line without its line end.
+    #[test]
+    fn blocks_read_what_lines_read_one_at_a_time() {
+        let mut rng = isa_runtime::TestRng::new(7);
+        for round in 0..40 {
+            let mut input = Vec::new();
+            for _ in 0..(rng.next_u64() % 300) {
+                let len = match rng.next_u64() % 8 {
+                    0 => MAX_LINE - 1 + (rng.next_u64() % 3) as usize,
+                    1 => MAX_LINE * 2,
+                    2 => 0,
+                    _ => (rng.next_u64() % 60) as usize,
+                };
+                input.extend((0..len).map(|k| b'a' + (k % 26) as u8));
+                input.extend_from_slice(if rng.next_u64().is_multiple_of(5) { b"\r\n" } else { b"\n" });
+            }
+            if round % 2 == 1 {
+                input.extend_from_slice(b"last");
+            }
+            // A buffer smaller than a long line, and one that holds several.
+            let capacity = if round % 4 < 2 { 1000 } else { 3 * MAX_LINE };
+            let mut want = Vec::new();
+            let mut one = io::BufReader::with_capacity(capacity, &input[..]);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                let n = read_bounded_line(&mut one, &mut line).unwrap();
+                if n == 0 {
+                    break;
+                }
+                want.push((line.clone(), n));
+            }
+            let mut got = Vec::new();
+            let mut blocks = io::BufReader::with_capacity(capacity, &input[..]);
+            let mut block = Block::default();
+            loop {
+                block.read(&mut blocks, &mut line, true).unwrap();
+                if block.spans.is_empty() {
+                    break;
+                }
+                assert!(block.spans.len() <= BLOCK_LINES);
+                got.extend(block.spans.iter().map(|&(a, b, n)| (block.data[a..b].to_vec(), n)));
+            }
+            assert_eq!(got.len(), want.len(), "round {round}: lines");
+            assert!(got == want, "round {round}: the same lines");
+        }
     }
 
     #[test]
