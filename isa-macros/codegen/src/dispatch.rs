@@ -36,6 +36,12 @@ enum Width {
     Wide,
 }
 
+impl Width {
+    /// The order they are tried in: narrow parts where they do, a wide
+    /// one as the last resort.
+    const IN_ORDER: [Width; 2] = [Width::Narrow, Width::Wide];
+}
+
 /// Widest run of bits one tree node switches on.
 const MAX_NODE_BITS: u32 = 8;
 /// Widest run of bits the root switches on: one lookup of up to 4096 slots
@@ -734,11 +740,10 @@ impl Plans {
         }
         let deps = Deps::new(isa, gen_);
         let mut flags = if l.mask >> 64 != 0 { Plan::WIDE } else { 0 };
-        // Narrow parts where they do, a wide one as the last resort.
-        let requires = [Width::Narrow, Width::Wide]
+        let requires = Width::IN_ORDER
             .into_iter()
             .find_map(|w| requires_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts, w)));
-        let operands = [Width::Narrow, Width::Wide]
+        let operands = Width::IN_ORDER
             .into_iter()
             .find_map(|w| operand_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts, w)));
         let (length, choice) = self.length(isa, leaf, gen_);
@@ -814,7 +819,7 @@ impl Plans {
         // (then `b`).
         let splits: [(Split, bool, u16, u16); 2] =
             [(isa_runtime::conjuncts, false, a, b), (isa_runtime::disjuncts, true, b, a)];
-        let tries = [Width::Narrow, Width::Wide].into_iter().flat_map(|w| splits.map(|s| (s, w)));
+        let tries = Width::IN_ORDER.into_iter().flat_map(|w| splits.map(|s| (s, w)));
         for ((split, negate, then, otherwise), width) in tries {
             let mut terms = Vec::new();
             split(c, &mut terms);
