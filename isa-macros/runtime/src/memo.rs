@@ -9,9 +9,11 @@
 //! expressions over them and the parameters. Of the parameters, only those
 //! the forms its word may take can read count (see [`Memo::reads`]). Code
 //! repeats operands (the same registers, the same constants), so a printer
-//! keeps the text last printed for each such key in a direct-mapped table,
-//! and checks the whole key on a hit: a collision costs a print, never a
-//! wrong text.
+//! keeps their texts. An operand of a group at most [`DENSE_BITS`] wide
+//! (most of them) is kept in a [`Dense`] table, by its key without the word
+//! then by the word, until the table is full; any other in the text last
+//! printed for its key in a direct-mapped table, which checks the whole key
+//! on a hit: a collision costs a print, never a wrong text.
 
 use crate::Isa;
 use crate::bits::Bits;
@@ -68,6 +70,21 @@ impl Key {
         Some(Key(k))
     }
 
+    /// The group it belongs to, and its word.
+    fn group(&self) -> usize {
+        (self.0 >> (128 - 16)) as usize
+    }
+
+    fn word(&self) -> u64 {
+        (self.0 >> (MAX_PARAMS as u32 * PARAM_BITS)) as u64 & ((1 << WORD_BITS) - 1)
+    }
+
+    /// The key with its word zero: what the operands of a [`Dense`] table
+    /// share.
+    fn without_word(&self) -> Key {
+        Key(self.0 & !(((1u128 << WORD_BITS) - 1) << (MAX_PARAMS as u32 * PARAM_BITS)))
+    }
+
     fn hash(&self) -> u64 {
         // Multiply-xorshift over the key's halves: cheap, and it spreads
         // the low bits (a register number) over the whole hash.
@@ -99,6 +116,12 @@ struct Slot {
 /// are allocated at the first text kept, a group's table of parameters read
 /// at its first operand.
 pub(crate) struct Memo {
+    /// The texts of narrow groups' operands.
+    dense: Dense,
+    /// By group index: its width when its texts are kept in `dense`, else
+    /// [`NOT_DENSE`].
+    dense_bits: Box<[u8]>,
+    /// The texts of the other operands.
     slots: Box<[Slot]>,
     /// By group index: whether its text is a function of the key alone.
     fixed: Box<[bool]>,
@@ -111,12 +134,21 @@ pub(crate) struct Memo {
 
 impl Memo {
     pub fn new(isa: &Isa) -> Memo {
-        Memo { slots: Box::default(), fixed: fixed_texts(isa), reads: vec![Table::Unseen; isa.groups.len()], hits: 0 }
+        let dense_bits =
+            isa.groups.iter().map(|g| if g.bits <= DENSE_BITS { g.bits as u8 } else { NOT_DENSE }).collect();
+        Memo {
+            dense: Dense::default(),
+            dense_bits,
+            slots: Box::default(),
+            fixed: fixed_texts(isa),
+            reads: vec![Table::Unseen; isa.groups.len()],
+            hits: 0,
+        }
     }
 
     #[cfg(test)]
-    fn with_fixed(fixed: Box<[bool]>) -> Memo {
-        Memo { slots: Box::default(), fixed, reads: Vec::new(), hits: 0 }
+    fn with_fixed(fixed: Box<[bool]>, dense_bits: Box<[u8]>) -> Memo {
+        Memo { dense: Dense::default(), dense_bits, slots: Box::default(), fixed, reads: Vec::new(), hits: 0 }
     }
 
     /// The parameters (bit `i` for parameter `i`) the text of an operand of
@@ -141,6 +173,12 @@ impl Memo {
     }
 
     pub fn get(&mut self, key: &Key) -> Option<&str> {
+        if let Some(&bits) = self.dense_bits.get(key.group())
+            && let Some(text) = self.dense.get(key, bits)
+        {
+            self.hits += 1;
+            return Some(text);
+        }
         let s = self.slots.get(key.slot())?;
         if s.len == EMPTY || s.key != *key {
             return None;
@@ -155,6 +193,11 @@ impl Memo {
         if text.len() > MAX_TEXT {
             return;
         }
+        if let Some(&bits) = self.dense_bits.get(key.group())
+            && self.dense.put(&key, bits, text)
+        {
+            return;
+        }
         if self.slots.is_empty() {
             let empty = Slot { key: Key(0), len: EMPTY, text: [0; MAX_TEXT] };
             self.slots = vec![empty; SLOTS].into_boxed_slice();
@@ -163,6 +206,111 @@ impl Memo {
         s.key = key;
         s.len = text.len() as u8;
         s.text[..text.len()].copy_from_slice(text.as_bytes());
+    }
+}
+
+/// Widest group whose operand texts are kept in a [`Dense`] table (a table
+/// of `1 << DENSE_BITS` cells per combination of depth and parameters).
+const DENSE_BITS: u32 = 12;
+
+/// What [`Memo::dense_bits`] holds for a group too wide for [`Dense`].
+const NOT_DENSE: u8 = u8::MAX;
+
+/// Combinations a [`Dense`] table can hold (half its slots, so that a
+/// probe ends soon at an empty one).
+const COMBOS: usize = 1 << 11;
+
+/// Most cells and text bytes a [`Dense`] table holds (8 MiB and 4 MiB):
+/// past them, texts go to the slots, so memory stays bounded however
+/// varied the input.
+const MAX_CELLS: usize = 1 << 21;
+const MAX_TEXTS: usize = 1 << 22;
+
+// A cell holds a text's length in 5 bits and its offset in 26.
+const _: () = assert!(MAX_TEXT < 32 && MAX_TEXTS <= 1 << 26);
+
+/// The operand texts of groups at most [`DENSE_BITS`] wide, by their key
+/// without its word (a *combination*: group, depth and parameter values),
+/// then by word. Such groups are most operands (registers, inline
+/// constants, modifiers), and a program uses few combinations of each; so
+/// the texts of an input's operands all fit, and an operand is printed once
+/// whatever the input's length. The two small tables sit in nearer caches
+/// than a slot of the large one, which an operand of varied code mostly
+/// finds in memory.
+#[derive(Default)]
+struct Dense {
+    /// Open-addressed by the combination's hash: the combination and where
+    /// its cells start in `cells` (`u32::MAX`: the entry is free).
+    combos: Box<[(Key, u32)]>,
+    used: usize,
+    /// By combination, then word: `1 << 31 | offset << 5 | length` of its
+    /// text in `texts`; 0 while not printed.
+    cells: Vec<u32>,
+    /// One string, so that a text is a slice of it without a UTF-8 check.
+    texts: String,
+}
+
+impl Dense {
+    /// Where `combo`'s entry is, or the free entry it would take.
+    fn entry(&self, combo: &Key) -> Option<usize> {
+        let mask = self.combos.len().checked_sub(1)?;
+        let mut i = combo.hash() as usize & mask;
+        // The table is at most half full, so a free entry ends the probe.
+        loop {
+            let (k, start) = self.combos.get(i)?;
+            if *start == u32::MAX || k == combo {
+                return Some(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The text kept for `key` of a group `bits` wide (when it has none,
+    /// the slots may: a text that did not fit).
+    fn get(&self, key: &Key, bits: u8) -> Option<&str> {
+        if bits == NOT_DENSE || key.word() >> bits != 0 {
+            return None;
+        }
+        let (_, start) = self.combos.get(self.entry(&key.without_word())?)?;
+        let cell = *self.cells.get(*start as usize + key.word() as usize)?;
+        if cell == 0 {
+            return None;
+        }
+        let (at, len) = ((cell >> 5 & 0x03ff_ffff) as usize, (cell & 31) as usize);
+        self.texts.get(at..at + len)
+    }
+
+    /// Keeps `text` for `key` of a group `bits` wide; false when it does
+    /// not fit (the group is too wide, or the table is full).
+    fn put(&mut self, key: &Key, bits: u8, text: &str) -> bool {
+        if bits == NOT_DENSE || key.word() >> bits != 0 || text.len() > MAX_TEXT {
+            return false;
+        }
+        if self.combos.is_empty() {
+            self.combos = vec![(Key(0), u32::MAX); COMBOS * 2].into_boxed_slice();
+        }
+        let combo = key.without_word();
+        let Some(i) = self.entry(&combo) else { return false };
+        if self.combos[i].1 == u32::MAX {
+            let n = 1usize << bits;
+            if self.used >= COMBOS || self.cells.len() + n > MAX_CELLS {
+                return false;
+            }
+            self.combos[i] = (combo, self.cells.len() as u32);
+            self.cells.resize(self.cells.len() + n, 0);
+            self.used += 1;
+        }
+        let at = self.combos[i].1 as usize + key.word() as usize;
+        if self.cells[at] != 0 {
+            return true;
+        }
+        if self.texts.len() + text.len() > MAX_TEXTS {
+            return false;
+        }
+        let cell = 1 << 31 | (self.texts.len() as u32) << 5 | text.len() as u32;
+        self.texts.push_str(text);
+        self.cells[at] = cell;
+        true
     }
 }
 
@@ -403,7 +551,7 @@ mod tests {
 
     #[test]
     fn a_text_is_found_only_under_its_whole_key() {
-        let mut m = Memo::with_fixed(Box::new([]));
+        let mut m = Memo::with_fixed(Box::new([]), Box::new([]));
         assert_eq!(m.get(&key(3, 1, 5, 1)), None);
         m.put(key(3, 1, 5, 1), "s[4:5]");
         assert_eq!(m.get(&key(3, 1, 5, 1)), Some("s[4:5]"));
@@ -423,12 +571,68 @@ mod tests {
 
     #[test]
     fn a_slot_shared_by_two_keys_holds_the_last() {
-        let mut m = Memo::with_fixed(Box::new([]));
+        let mut m = Memo::with_fixed(Box::new([]), Box::new([]));
         let a = key(3, 1, 1, 0);
         let b = (2..).map(|w| key(3, 1, w, 0)).find(|k| k.slot() == a.slot()).expect("keys outnumber slots");
         m.put(a, "v1");
         m.put(b, "v2");
         assert_eq!(m.get(&a), None);
         assert_eq!(m.get(&b), Some("v2"));
+    }
+
+    /// Groups 3 and 4 dense (8 and 12 bits wide), group 5 not.
+    fn dense_memo() -> Memo {
+        Memo::with_fixed(Box::new([]), Box::new([NOT_DENSE, NOT_DENSE, NOT_DENSE, 8, 12, NOT_DENSE]))
+    }
+
+    #[test]
+    fn a_narrow_operand_is_found_in_the_dense_table_under_its_whole_key() {
+        let mut m = dense_memo();
+        m.put(key(3, 1, 5, 1), "s[4:5]");
+        m.put(key(3, 1, 6, 1), "s[6:7]");
+        m.put(key(3, 1, 5, 2), "s[4:7]");
+        m.put(key(4, 2, 0xfff, 0), "");
+        assert_eq!(m.get(&key(3, 1, 5, 1)), Some("s[4:5]"));
+        assert_eq!(m.get(&key(3, 1, 6, 1)), Some("s[6:7]"));
+        assert_eq!(m.get(&key(3, 1, 5, 2)), Some("s[4:7]"), "another parameter value, another combination");
+        assert_eq!(m.get(&key(4, 2, 0xfff, 0)), Some(""), "an empty text is a text");
+        assert_eq!(m.get(&key(3, 1, 7, 1)), None, "a word not printed yet");
+        assert_eq!(m.get(&key(3, 2, 5, 1)), None, "another depth");
+        assert_eq!(m.get(&key(4, 1, 5, 1)), None, "another group");
+        assert_eq!(m.hits, 4);
+        // None of it took a slot: the large table is never allocated.
+        assert!(m.slots.is_empty());
+        assert_eq!((m.dense.used, m.dense.cells.len()), (3, 2 * 256 + 4096));
+        // A word past the group's width, or a wide group, goes to the slots.
+        m.put(key(3, 1, 256, 1), "wide");
+        m.put(key(5, 1, 5, 1), "v5");
+        assert_eq!(m.get(&key(3, 1, 256, 1)), Some("wide"));
+        assert_eq!(m.get(&key(5, 1, 5, 1)), Some("v5"));
+        assert_eq!(m.slots.len(), SLOTS);
+    }
+
+    #[test]
+    fn a_full_dense_table_leaves_texts_to_the_slots() {
+        let mut m = dense_memo();
+        // Every combination the table holds, then one more: the last one's
+        // texts are kept in the slots, and every text is still found.
+        for p in 0..=COMBOS as i64 {
+            m.put(key(3, 1, 9, p - 1024), &format!("t{p}"));
+        }
+        assert_eq!(m.dense.used, COMBOS);
+        for p in 0..=COMBOS as i64 {
+            assert_eq!(m.get(&key(3, 1, 9, p - 1024)), Some(format!("t{p}").as_str()), "parameter {p}");
+        }
+        assert!(!m.slots.is_empty());
+        // Cells are bounded too: 12-bit combinations until MAX_CELLS.
+        let mut m = dense_memo();
+        let fit = (MAX_CELLS >> 12) as i64;
+        for p in 0..=fit {
+            m.put(key(4, 1, 0xabc, p), &format!("u{p}"));
+        }
+        assert_eq!(m.dense.cells.len(), MAX_CELLS);
+        for p in 0..=fit {
+            assert_eq!(m.get(&key(4, 1, 0xabc, p)), Some(format!("u{p}").as_str()), "parameter {p}");
+        }
     }
 }
