@@ -16,6 +16,7 @@ mod encode;
 mod error;
 mod eval;
 mod float;
+mod forms;
 mod ignorable;
 mod int_expr;
 mod inverse;

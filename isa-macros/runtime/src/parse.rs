@@ -157,6 +157,8 @@ struct Parser<'a> {
     best_rule: bool,
     /// Buffers for the readings of a field, reused by every field read.
     pool: Vec<Vec<Reading>>,
+    /// The operand forms of the syntax's groups.
+    forms: &'static crate::forms::Forms,
 }
 
 impl<'a> Parser<'a> {
@@ -417,54 +419,61 @@ impl<'a> Parser<'a> {
         let Src::Bits(ranges) = field.src else { return false };
         let Some(&step) = path.last() else { return false };
         let Some((base, map)) = step.child(ranges) else { return false };
-        for &sub in self.isa.groups[group as usize].leaves {
-            let leaf = &self.isa.leaves[sub as usize];
-            if !leaf.exists_in(self.gen_) {
+        for form in self.forms.of(group) {
+            if !form.exists_in(self.gen_) {
                 continue;
             }
-            for (ci, case) in leaf.cases.iter().enumerate() {
-                if !case.applies_in(self.syntax) {
-                    continue;
-                }
-                let snap = st.save();
-                let at = Step { leaf: sub, case: ci as u16, base, via, map };
-                if !st.bind_pattern(&at, leaf.mask, leaf.value) {
-                    st.restore(snap);
-                    continue;
-                }
-                if !self.opens(leaf, case.display_in(self.syntax), pos) {
-                    st.restore(snap);
-                    continue;
-                }
-                path.push(at);
-                st.push(path, What::Form { group, leaf: sub }, Want::Truthy(true));
-                add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
-                let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
-                    // A constraint of this form that fails on bits the text
-                    // has bound rules the reading out now, not once per way
-                    // of reading the operands after it. (Enumerating unbound
-                    // bits here, or asking whether the decoder picks the form,
-                    // which reads every form of the group, costs more than it
-                    // saves: that is left to the solver.)
-                    let from = snap.2.max(st.checked);
-                    st.checked = st.cons.len();
-                    if st.cons[from..].iter().any(|c| !matches!(c.what, What::Form { .. }) && p.fails_now(st, c)) {
-                        p.fail(pos2, || "operands do not fit any form of this instruction".into());
-                        return false;
-                    }
-                    let inner = path.pop();
-                    let r = p.seq(path, rest, pos2, st, &mut *k);
-                    if let Some(s) = inner {
-                        path.push(s);
-                    }
-                    r
-                });
-                path.pop();
-                if ok {
-                    return true;
-                }
-                st.restore(snap);
+            // A form whose first letter is not there fails to open, which
+            // is all a try would find: unless that failure is the furthest
+            // yet (the message to report), nothing needs doing.
+            if form.first != 0
+                && self.text.as_bytes().get(pos) != Some(&form.first)
+                && pos <= self.best_pos
+                && !self.best_msg.is_empty()
+            {
+                continue;
             }
+            let (sub, ci) = (form.leaf, form.case);
+            let leaf = &self.isa.leaves[sub as usize];
+            let case = &leaf.cases[ci as usize];
+            let snap = st.save();
+            let at = Step { leaf: sub, case: ci, base, via, map };
+            if !st.bind_pattern(&at, leaf.mask, leaf.value) {
+                st.restore(snap);
+                continue;
+            }
+            if !self.opens(leaf, case.display_in(self.syntax), pos) {
+                st.restore(snap);
+                continue;
+            }
+            path.push(at);
+            st.push(path, What::Form { group, leaf: sub }, Want::Truthy(true));
+            add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
+            let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
+                // A constraint of this form that fails on bits the text
+                // has bound rules the reading out now, not once per way
+                // of reading the operands after it. (Enumerating unbound
+                // bits here, or asking whether the decoder picks the form,
+                // which reads every form of the group, costs more than it
+                // saves: that is left to the solver.)
+                let from = snap.2.max(st.checked);
+                st.checked = st.cons.len();
+                if st.cons[from..].iter().any(|c| !matches!(c.what, What::Form { .. }) && p.fails_now(st, c)) {
+                    p.fail(pos2, || "operands do not fit any form of this instruction".into());
+                    return false;
+                }
+                let inner = path.pop();
+                let r = p.seq(path, rest, pos2, st, &mut *k);
+                if let Some(s) = inner {
+                    path.push(s);
+                }
+                r
+            });
+            path.pop();
+            if ok {
+                return true;
+            }
+            st.restore(snap);
         }
         false
     }
@@ -1491,6 +1500,7 @@ impl Isa {
             best_msg: String::new(),
             best_rule: false,
             pool: Vec::new(),
+            forms: crate::forms::index(self, syntax),
         };
         if let Some(inst) = self.parse_pass(&mut p) {
             return Ok(inst);
