@@ -181,13 +181,11 @@ pub(crate) fn source_of(
     };
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if !cache.contains_key(&key) {
-            if cache.len() >= MAX_TABLES {
-                cache.clear();
-            }
-            cache.insert(key, tabulate(isa, path, bits, gen_, e, ranges, width));
+        if cache.len() >= MAX_TABLES && !cache.contains_key(&key) {
+            cache.clear();
         }
-        let table = cache.get(&key)?;
+        // One lookup: this runs for every operand value read.
+        let table = cache.entry(key).or_insert_with(|| tabulate(isa, path, bits, gen_, e, ranges, width));
         Some(match table.binary_search_by_key(&n, |e| e.value) {
             Err(_) => Source::None,
             Ok(at) => match table[at] {
