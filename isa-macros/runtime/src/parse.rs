@@ -162,8 +162,14 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// Whether a failure at `pos` would be the one reported: the furthest
+    /// yet, or the first.
+    fn reports(&self, pos: usize) -> bool {
+        pos > self.best_pos || self.best_msg.is_empty()
+    }
+
     fn fail(&mut self, pos: usize, msg: impl FnOnce() -> String) {
-        if pos > self.best_pos || self.best_msg.is_empty() {
+        if self.reports(pos) {
             self.best_pos = pos;
             self.best_msg = msg();
             self.best_rule = false;
@@ -424,13 +430,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             // A form whose first letter is not there fails to open, which
-            // is all a try would find: unless that failure is the furthest
-            // yet (the message to report), nothing needs doing.
-            if form.first != 0
-                && self.text.as_bytes().get(pos) != Some(&form.first)
-                && pos <= self.best_pos
-                && !self.best_msg.is_empty()
-            {
+            // is all a try would find: unless that failure is the one to
+            // report, nothing needs doing.
+            if form.first != 0 && self.text.as_bytes().get(pos) != Some(&form.first) && !self.reports(pos) {
                 continue;
             }
             let (sub, ci) = (form.leaf, form.case);
