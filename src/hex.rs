@@ -273,6 +273,20 @@ mod tests {
 
     /// The one-pass reader reads what the general one reads, whenever it
     /// takes a line: random lines over the characters that matter.
+    /// The class table says what the standard library says of each byte.
+    #[test]
+    fn bytes_are_classed_as_ascii_says() {
+        for c in 0..=255u8 {
+            let sep = c.is_ascii_whitespace() || c == 0x0b || matches!(c, b',' | b'[' | b']');
+            assert_eq!(separator(c), sep, "byte {c:#04x}");
+            let digit = (c as char).to_digit(16).filter(|_| c.is_ascii());
+            assert_eq!(nibble(c) < 16, digit.is_some(), "byte {c:#04x}");
+            if let Some(d) = digit {
+                assert_eq!(nibble(c) as u32, d, "byte {c:#04x}");
+            }
+        }
+    }
+
     #[test]
     fn the_plain_reader_agrees_with_the_general_one() {
         const CHARS: &[u8] = b"0123456789abcdefABCDEFxX ,[]\t\r\x0bgz-\x00";
