@@ -338,7 +338,7 @@ mod tests {
                 }
             }
         }
-        assert!(two_digit > 2_000, "two-digit tokens read in one step: {two_digit} lines");
+        assert!(two_digit > 2_000, "lines of bytes with `0xf9` the plain reader took: {two_digit}");
         for (line, format) in [
             ("0xf9,0x00,0x00,0x7e,0x00,0x00,0x00,0x00", Format::Bytes),
             ("02 07 0X1 [0xaB]", Format::Bytes),
