@@ -414,9 +414,9 @@ impl Isa {
             let holds = match ig.when {
                 None => true,
                 Some(e) => {
-                    let mut at_default = path[..=depth].to_vec();
+                    let mut at_default = *path;
                     at_default[depth].case = default;
-                    env.eval(&at_default, e) != 0
+                    env.eval(&at_default[..=depth], e) != 0
                 }
             };
             if holds {
