@@ -54,6 +54,27 @@ struct Con {
     path: (u32, u32),
     what: What,
     want: Want,
+    /// Whether an operand's early check ([`Parser::held_now`]) saw the
+    /// constraint hold reading only bound bits: `held_read` the bits it
+    /// read, `held_bits` their values. While they are still bound to those
+    /// values it still holds (evaluating it reads nothing else), so the
+    /// solver need not evaluate it again; backtracking that unbinds one of
+    /// them voids this by itself.
+    held: bool,
+    held_read: Bits,
+    held_bits: Bits,
+}
+
+impl Con {
+    fn new(path: (u32, u32), what: What, want: Want) -> Con {
+        Con { path, what, want, held: false, held_read: 0, held_bits: 0 }
+    }
+
+    /// Whether the constraint is known to hold on `st`'s bits without
+    /// evaluating it (see [`Con::held`]): it then reads only bound bits.
+    fn known(&self, st: &St) -> bool {
+        self.held && self.held_read & !st.bound == 0 && (st.bits ^ self.held_bits) & self.held_read == 0
+    }
 }
 
 /// What a partial match has bound. Constraint scopes live in one arena
@@ -97,7 +118,7 @@ impl St {
 
     fn push(&mut self, path: &[Step], what: What, want: Want) {
         let path = self.scope(path);
-        self.cons.push(Con { path, what, want });
+        self.cons.push(Con::new(path, what, want));
     }
 
     /// The scope of constraint `c`.
@@ -151,7 +172,7 @@ struct Parser<'a> {
     /// matches (see [`add_case_constraints`]).
     lenient: bool,
     best_pos: usize,
-    best_msg: String,
+    best_msg: Msg,
     /// Whether `best_msg` is a rule the text breaks (a reading that fit,
     /// refused for a stated reason).
     best_rule: bool,
@@ -159,6 +180,78 @@ struct Parser<'a> {
     pool: Vec<Vec<Reading>>,
     /// The operand forms of the syntax's groups.
     forms: &'static crate::forms::Forms,
+}
+
+/// The buffers an assembly takes from the previous one on the same thread:
+/// the line's candidates, its constraints and their scopes, the path and
+/// the readings' pool. Assembling a stream line by line then allocates
+/// nothing once they have grown; what a huge line grew them to past
+/// [`Scratch::KEEP`] entries is let go rather than kept.
+#[derive(Default)]
+struct Scratch {
+    order: Vec<u16>,
+    st: St,
+    path: Vec<Step>,
+    pool: Vec<Vec<Reading>>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
+}
+
+impl Scratch {
+    /// Most entries a buffer keeps between assemblies.
+    const KEEP: usize = 1 << 12;
+
+    /// The thread's buffers, or new ones (while one assembly holds them,
+    /// another on the thread would start afresh).
+    fn take() -> Box<Scratch> {
+        SCRATCH.with(|s| s.take()).unwrap_or_default()
+    }
+
+    /// Hands the buffers back to the thread, unless one has grown too large.
+    fn give(self: Box<Scratch>) {
+        let big = |n: usize| n > Scratch::KEEP;
+        if big(self.order.capacity())
+            || big(self.st.cons.capacity())
+            || big(self.st.steps.capacity())
+            || big(self.path.capacity())
+            || big(self.pool.len())
+            || self.pool.iter().any(|v| big(v.capacity()))
+        {
+            return;
+        }
+        // Not kept once the thread is being torn down.
+        let _ = SCRATCH.try_with(|s| s.set(Some(self)));
+    }
+}
+
+/// The message of the furthest failure so far.
+#[derive(Default)]
+enum Msg {
+    #[default]
+    None,
+    /// "expected `text`".
+    Expected(&'static str),
+    Text(String),
+}
+
+impl Msg {
+    fn is_empty(&self) -> bool {
+        match self {
+            Msg::None => true,
+            Msg::Expected(_) => false,
+            Msg::Text(s) => s.is_empty(),
+        }
+    }
+
+    fn into_string(self) -> String {
+        match self {
+            Msg::None => String::new(),
+            Msg::Expected(text) => format!("expected `{text}`"),
+            Msg::Text(s) => s,
+        }
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -171,7 +264,18 @@ impl<'a> Parser<'a> {
     fn fail(&mut self, pos: usize, msg: impl FnOnce() -> String) {
         if self.reports(pos) {
             self.best_pos = pos;
-            self.best_msg = msg();
+            self.best_msg = Msg::Text(msg());
+            self.best_rule = false;
+        }
+    }
+
+    /// [`Parser::fail`] with "expected `text`", which is written
+    /// out only if it is reported: most template text that is not there is
+    /// overtaken by a failure further on.
+    fn fail_expected(&mut self, pos: usize, text: &'static str) {
+        if self.reports(pos) {
+            self.best_pos = pos;
+            self.best_msg = Msg::Expected(text);
             self.best_rule = false;
         }
     }
@@ -181,7 +285,7 @@ impl<'a> Parser<'a> {
     fn fail_rule(&mut self, pos: usize, msg: String) {
         if pos >= self.best_pos || self.best_msg.is_empty() {
             self.best_pos = pos;
-            self.best_msg = msg;
+            self.best_msg = Msg::Text(msg);
             self.best_rule = true;
         }
     }
@@ -268,7 +372,7 @@ impl<'a> Parser<'a> {
         if self.lit(pos, want).is_some() {
             return true;
         }
-        self.fail(pos, || format!("expected `{}`", want.trim()));
+        self.fail_expected(pos, want.trim());
         false
     }
 
@@ -295,7 +399,7 @@ impl<'a> Parser<'a> {
                     self.seq(path, rest, p, st, k)
                 }
                 None => {
-                    self.fail(pos, || format!("expected `{}`", s.trim()));
+                    self.fail_expected(pos, s.trim());
                     false
                 }
             },
@@ -323,7 +427,7 @@ impl<'a> Parser<'a> {
                     }
                     Some(p) => self.seq(path, rest, p, st, k),
                     None => {
-                        self.fail(pos, || format!("expected `{name}`"));
+                        self.fail_expected(pos, name);
                         false
                     }
                 }
@@ -460,9 +564,11 @@ impl<'a> Parser<'a> {
                 // saves: that is left to the solver.)
                 let from = snap.2.max(st.checked);
                 st.checked = st.cons.len();
-                if st.cons[from..].iter().any(|c| !matches!(c.what, What::Form { .. }) && p.fails_now(st, c)) {
-                    p.fail(pos2, || "operands do not fit any form of this instruction".into());
-                    return false;
+                for i in from..st.cons.len() {
+                    if !p.held_now(st, i) {
+                        p.fail(pos2, || "operands do not fit any form of this instruction".into());
+                        return false;
+                    }
                 }
                 let inner = path.pop();
                 let r = p.seq(path, rest, pos2, st, &mut *k);
@@ -838,7 +944,8 @@ impl<'a> Parser<'a> {
         let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
         // A constraint that fails reading only bound bits fails whatever the
         // other bits are, so stopping at the first failure decides too.
-        let holds = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
+        let holds =
+            st.cons.iter().all(|c| c.known(st) || check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
         (env.read & !st.bound == 0).then_some(holds)
     }
 
@@ -849,7 +956,7 @@ impl<'a> Parser<'a> {
     /// makes them read another.
     fn solve_one_bit(&self, st: &mut St, leaf: u16) -> Option<Result<(), String>> {
         let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
-        for c in &st.cons {
+        for c in st.cons.iter().filter(|c| !c.known(st)) {
             check(&mut env, &st.steps, c);
         }
         self.fits_length(&mut env, leaf);
@@ -862,7 +969,9 @@ impl<'a> Parser<'a> {
             let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
             // A constraint that fails reading only bound bits and this one
             // rules the value out, whatever the others say.
-            let ok = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
+            // A known constraint reads only bound bits, not this one.
+            let ok = st.cons.iter().all(|c| c.known(st) || check(&mut env, &st.steps, c))
+                && self.fits_length(&mut env, leaf);
             if env.read & !st.bound & !free != 0 {
                 return None;
             }
@@ -875,14 +984,30 @@ impl<'a> Parser<'a> {
         Some(Err("operands do not fit any form of this instruction".into()))
     }
 
-    /// Whether `c` fails reading only bits bound so far: whatever the others
-    /// become, it fails.
-    fn fails_now(&self, st: &St, c: &Con) -> bool {
-        if matches!(c.want, Want::FalseUnlessSpelled) {
-            return false; // settled once the whole text is bound
+    /// An operand's early check of constraint `i`: false when it fails
+    /// reading only bits bound so far (whatever the others become, it
+    /// fails). When it holds reading only those, that is kept (see
+    /// [`Con::held`]). A form's own constraint is left to the solver (it
+    /// asks the decoder, which reads every form of the group), and so is a
+    /// lenient earlier-case condition (settled once the whole text is
+    /// bound).
+    fn held_now(&self, st: &mut St, i: usize) -> bool {
+        let Some(c) = st.cons.get(i) else { return true };
+        if matches!(c.what, What::Form { .. }) || matches!(c.want, Want::FalseUnlessSpelled) {
+            return true;
         }
         let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
-        !check(&mut env, &st.steps, c) && env.read & !st.bound == 0
+        let holds = check(&mut env, &st.steps, c);
+        if env.read & !st.bound != 0 {
+            return true;
+        }
+        if holds {
+            let (read, bits) = (env.read, st.bits & env.read);
+            if let Some(c) = st.cons.get_mut(i) {
+                (c.held, c.held_read, c.held_bits) = (true, read, bits);
+            }
+        }
+        holds
     }
 
     /// Whether no value of the unbound bits `c` reads makes it hold (false
@@ -1316,19 +1441,17 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, leni
                 // over the few bits it reads (`(C & 0x3ff) == 0`) before one
                 // that reads more (`C < 0x800`), rather than all at once.
                 true => {
-                    push_conjuncts(e, &mut |t| {
-                        st.cons.push(Con { path: at_default, what: What::Expr(t), want: Want::Truthy(true) })
-                    });
+                    push_conjuncts(e, &mut |t| st.cons.push(Con::new(at_default, What::Expr(t), Want::Truthy(true))));
                     continue;
                 }
                 false if lenient => Want::FalseUnlessSpelled,
                 false => Want::Truthy(false),
             };
-            st.cons.push(Con { path: at_default, what: What::Expr(e), want });
+            st.cons.push(Con::new(at_default, What::Expr(e), want));
         }
     }
     for &e in leaf.requires {
-        st.cons.push(Con { path: at_default, what: What::Expr(e), want: Want::Truthy(true) });
+        st.cons.push(Con::new(at_default, What::Expr(e), Want::Truthy(true)));
     }
 }
 
@@ -1491,6 +1614,14 @@ impl Isa {
     /// Assembles one instruction written in syntax `syntax` (an index into
     /// [`Isa::syntaxes`]).
     pub fn parse_in(&self, text: &str, gen_: u32, syntax: u16) -> Result<Inst, AsmError> {
+        let mut scratch = Scratch::take();
+        let result = self.parse_with(text, gen_, syntax, &mut scratch);
+        scratch.give();
+        result
+    }
+
+    /// [`Isa::parse_in`] with the buffers of `s`.
+    fn parse_with(&self, text: &str, gen_: u32, syntax: u16, s: &mut Scratch) -> Result<Inst, AsmError> {
         let text = text.trim();
         let mut p = Parser {
             isa: self,
@@ -1499,19 +1630,22 @@ impl Isa {
             syntax,
             lenient: false,
             best_pos: 0,
-            best_msg: String::new(),
+            best_msg: Msg::None,
             best_rule: false,
-            pool: Vec::new(),
+            pool: std::mem::take(&mut s.pool),
             forms: crate::forms::index(self, syntax),
         };
-        if let Some(inst) = self.parse_pass(&mut p) {
+        if let Some(inst) = self.parse_pass(&mut p, s) {
+            s.pool = p.pool;
             return Ok(inst);
         }
         // Text no case reads as the printer would write it may still spell
         // valid bits in a fuller form; the strict pass's error stands if not,
         // unless the fuller reading fit and broke a rule (that says why).
-        let mut again = Parser { lenient: true, best_pos: 0, best_msg: String::new(), best_rule: false, ..p };
-        if let Some(inst) = self.parse_pass(&mut again) {
+        let mut again = Parser { lenient: true, best_pos: 0, best_msg: Msg::None, best_rule: false, ..p };
+        let found = self.parse_pass(&mut again, s);
+        s.pool = std::mem::take(&mut again.pool);
+        if let Some(inst) = found {
             return Ok(inst);
         }
         if again.best_rule && again.best_pos >= p.best_pos {
@@ -1521,25 +1655,21 @@ impl Isa {
             let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
             format!("unknown instruction `{word}`")
         } else {
-            p.best_msg
+            p.best_msg.into_string()
         };
         Err(AsmError { column: p.best_pos, message })
     }
 
     /// One pass over the instructions of `p.gen_` in spec order: the first
     /// that reads the whole text.
-    fn parse_pass(&self, p: &mut Parser<'_>) -> Option<Inst> {
+    fn parse_pass(&self, p: &mut Parser<'_>, s: &mut Scratch) -> Option<Inst> {
         let (text, gen_, syntax) = (p.text, p.gen_, p.syntax);
         let mut found: Option<Inst> = None;
         // Spec order, not the decoder's priority order: a form listed first
         // (the shorter one) wins when the text fits several.
-        let mut order = Vec::with_capacity(16);
-        crate::mnemonics::index(self, syntax).candidates(text, &mut order);
-        // Room for a typical line's constraints and scopes, and the deepest
-        // path: trying forms then allocates nothing.
-        let mut st = St { cons: Vec::with_capacity(64), steps: Vec::with_capacity(128), ..St::default() };
-        let mut path = Vec::with_capacity(crate::decode::MAX_DEPTH);
-        for leaf in order {
+        let Scratch { order, st, path, .. } = s;
+        crate::mnemonics::index(self, syntax).candidates(text, order);
+        for &leaf in order.iter() {
             if !self.leaves[leaf as usize].exists_in(gen_) {
                 continue;
             }
@@ -1556,8 +1686,8 @@ impl Isa {
                 st.bind_pattern(&top, l.mask, l.value);
                 path.clear();
                 path.push(top);
-                add_case_constraints(self, &path, &mut st, syntax, p.lenient);
-                let ok = p.seq(&mut path, case.display_in(syntax), 0, &mut st, &mut |p, _path, pos, st| {
+                add_case_constraints(self, path, st, syntax, p.lenient);
+                let ok = p.seq(path, case.display_in(syntax), 0, st, &mut |p, _path, pos, st| {
                     let end = p.end_of(pos);
                     if end != p.text.len() {
                         let extra = p.rest(end);
@@ -1641,6 +1771,48 @@ impl Isa {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A constraint seen to hold on bits 0..4 (value 0b0101) is known to
+    /// hold while those bits stay bound to that value, and only then.
+    #[test]
+    fn a_held_constraint_is_known_while_its_bits_stand() {
+        let mut c = Con::new((0, 0), What::Field(0), Want::Truthy(true));
+        let mut st = St { bits: 0b0101, bound: 0b1111, ..St::default() };
+        assert!(!c.known(&st), "not seen to hold");
+        (c.held, c.held_read, c.held_bits) = (true, 0b1111, 0b0101);
+        assert!(c.known(&st));
+        st.bits |= 1 << 8;
+        assert!(c.known(&st), "a bit it does not read");
+        st.bits ^= 0b0010;
+        assert!(!c.known(&st), "a bit it read changed");
+        st.bits ^= 0b0010;
+        st.bound = 0b0111;
+        assert!(!c.known(&st), "a bit it read is unbound (backtracking)");
+    }
+
+    #[test]
+    fn a_deferred_message_reads_as_the_formatted_one() {
+        assert!(Msg::None.is_empty() && Msg::Text(String::new()).is_empty());
+        assert!(!Msg::Expected("v").is_empty());
+        assert_eq!(Msg::Expected("vcc,").into_string(), "expected `vcc,`");
+        assert_eq!(Msg::Text("x".into()).into_string(), "x");
+        assert_eq!(Msg::None.into_string(), "");
+    }
+
+    /// Buffers come back to the thread unless a huge line grew one past
+    /// what is kept.
+    #[test]
+    fn scratch_buffers_are_kept_unless_grown_huge() {
+        let mut s = Scratch::take();
+        s.order.reserve(100);
+        let kept = s.order.capacity();
+        s.give();
+        assert_eq!(Scratch::take().order.capacity(), kept, "the same buffer");
+        let mut s = Scratch::take();
+        s.st.cons.reserve(Scratch::KEEP + 1);
+        s.give();
+        assert_eq!(Scratch::take().st.cons.capacity(), 0, "let go");
+    }
 
     #[test]
     fn conjunctions_split_into_operands() {
