@@ -54,26 +54,23 @@ struct Con {
     path: (u32, u32),
     what: What,
     want: Want,
-    /// Whether an operand's early check ([`Parser::held_now`]) saw the
-    /// constraint hold reading only bound bits: `held_read` the bits it
-    /// read, `held_bits` their values. While they are still bound to those
-    /// values it still holds (evaluating it reads nothing else), so the
-    /// solver need not evaluate it again; backtracking that unbinds one of
-    /// them voids this by itself.
-    held: bool,
-    held_read: Bits,
-    held_bits: Bits,
+    /// When an operand's early check ([`Parser::held_now`]) saw the
+    /// constraint hold reading only bound bits: the bits it read and their
+    /// values. While they are still bound to those values it still holds
+    /// (evaluating it reads nothing else), so the solver need not evaluate
+    /// it again; backtracking that unbinds one of them voids this by itself.
+    held: Option<(Bits, Bits)>,
 }
 
 impl Con {
     fn new(path: (u32, u32), what: What, want: Want) -> Con {
-        Con { path, what, want, held: false, held_read: 0, held_bits: 0 }
+        Con { path, what, want, held: None }
     }
 
     /// Whether the constraint is known to hold on `st`'s bits without
     /// evaluating it (see [`Con::held`]): it then reads only bound bits.
     fn known(&self, st: &St) -> bool {
-        self.held && self.held_read & !st.bound == 0 && (st.bits ^ self.held_bits) & self.held_read == 0
+        self.held.is_some_and(|(read, bits)| read & !st.bound == 0 && (st.bits ^ bits) & read == 0)
     }
 }
 
@@ -262,20 +259,20 @@ impl<'a> Parser<'a> {
     }
 
     fn fail(&mut self, pos: usize, msg: impl FnOnce() -> String) {
-        if self.reports(pos) {
-            self.best_pos = pos;
-            self.best_msg = Msg::Text(msg());
-            self.best_rule = false;
-        }
+        self.fail_with(pos, || Msg::Text(msg()));
     }
 
-    /// [`Parser::fail`] with "expected `text`", which is written
-    /// out only if it is reported: most template text that is not there is
+    /// [`Parser::fail`] with "expected `text`", which is written out only
+    /// if it is reported: most template text that is not there is
     /// overtaken by a failure further on.
     fn fail_expected(&mut self, pos: usize, text: &'static str) {
+        self.fail_with(pos, || Msg::Expected(text));
+    }
+
+    fn fail_with(&mut self, pos: usize, msg: impl FnOnce() -> Msg) {
         if self.reports(pos) {
             self.best_pos = pos;
-            self.best_msg = Msg::Expected(text);
+            self.best_msg = msg();
             self.best_rule = false;
         }
     }
@@ -1001,11 +998,8 @@ impl<'a> Parser<'a> {
         if env.read & !st.bound != 0 {
             return true;
         }
-        if holds {
-            let (read, bits) = (env.read, st.bits & env.read);
-            if let Some(c) = st.cons.get_mut(i) {
-                (c.held, c.held_read, c.held_bits) = (true, read, bits);
-            }
+        if holds && let Some(c) = st.cons.get_mut(i) {
+            c.held = Some((env.read, st.bits & env.read));
         }
         holds
     }
@@ -1779,7 +1773,7 @@ mod tests {
         let mut c = Con::new((0, 0), What::Field(0), Want::Truthy(true));
         let mut st = St { bits: 0b0101, bound: 0b1111, ..St::default() };
         assert!(!c.known(&st), "not seen to hold");
-        (c.held, c.held_read, c.held_bits) = (true, 0b1111, 0b0101);
+        c.held = Some((0b1111, 0b0101));
         assert!(c.known(&st));
         st.bits |= 1 << 8;
         assert!(c.known(&st), "a bit it does not read");
