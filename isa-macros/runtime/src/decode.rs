@@ -363,24 +363,25 @@ impl Isa {
     /// bits of the cases chosen (those not limited to some syntaxes).
     pub fn ignored_bits(&self, inst: &Inst, gen_: u32) -> Bits {
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        self.ignored_in(inst.bits, gen_, (None, !0), &mut path, 0)
+        self.ignored_in(inst.bits, gen_, (None, !0), &mut path, 0, &|_, _| None)
     }
 
     /// Bits of `inst` that its text in syntax `syntax` does not represent:
     /// [`Isa::ignored_bits`] and the `ignore` bits limited to that syntax.
     pub fn ignored_bits_in(&self, inst: &Inst, gen_: u32, syntax: u16) -> Bits {
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        self.ignored_in(inst.bits, gen_, (Some(syntax), !0), &mut path, 0)
+        self.ignored_in(inst.bits, gen_, (Some(syntax), !0), &mut path, 0, &|_, _| None)
     }
 
     /// The bits `inst` sets that [`Isa::ignored_bits`] holds: operands whose
-    /// forms could ignore none of the bits set are not walked.
-    fn ignored_and_set(&self, inst: &Inst, gen_: u32) -> Bits {
+    /// forms could ignore none of the bits set are not walked. `known`
+    /// names the forms of operands the caller knows (see [`KnownForm`]).
+    pub(crate) fn ignored_and_set(&self, inst: &Inst, gen_: u32, known: KnownForm<'_>) -> Bits {
         if inst.bits & self.ignorable(inst.leaf) == 0 {
             return 0;
         }
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        inst.bits & self.ignored_in(inst.bits, gen_, (None, inst.bits), &mut path, 0)
+        inst.bits & self.ignored_in(inst.bits, gen_, (None, inst.bits), &mut path, 0, known)
     }
 
     /// The ignored bits of the leaf at `path[depth]` and its operands, in
@@ -394,6 +395,7 @@ impl Isa {
         (syntax, wanted): (Option<u16>, Bits),
         path: &mut [Step; MAX_DEPTH],
         depth: usize,
+        known: KnownForm<'_>,
     ) -> Bits {
         let mut env = Env { isa: self, bits, gen_, read: 0 };
         let case = self.select_case(&mut env, &mut path[..], depth, 0);
@@ -434,8 +436,16 @@ impl Isa {
             if place.in_word(self.ignorable_in_group(group)) & wanted == 0 {
                 continue;
             }
-            if self.pick_leaf(&mut env, &mut path[..], depth + 1, group, at, fi as u16).is_some() {
-                out |= self.ignored_in(bits, gen_, (syntax, wanted), path, depth + 1);
+            let picked = match known(&path[..=depth], &Step { via: fi as u16, ..place }) {
+                Some(l) => {
+                    let case = self.leaves.get(l as usize).map_or(0, |f| f.cases.len().saturating_sub(1));
+                    path[depth + 1] = Step { leaf: l, case: case as u16, via: fi as u16, ..place };
+                    true
+                }
+                None => self.pick_leaf(&mut env, &mut path[..], depth + 1, group, at, fi as u16).is_some(),
+            };
+            if picked {
+                out |= self.ignored_in(bits, gen_, (syntax, wanted), path, depth + 1, known);
             }
         }
         out
@@ -445,7 +455,12 @@ impl Isa {
     /// ([`Isa::ignored_bits`]), if any does: the assembler leaves them zero,
     /// so text that sets one is refused rather than silently dropped.
     pub fn ignored_field_set(&self, inst: &Inst, gen_: u32) -> Option<String> {
-        let set = self.ignored_and_set(inst, gen_);
+        self.ignored_field_named(inst, self.ignored_and_set(inst, gen_, &|_, _| None))
+    }
+
+    /// The name [`Isa::ignored_field_set`] gives the ignored bits `set` of
+    /// `inst` sets.
+    pub(crate) fn ignored_field_named(&self, inst: &Inst, set: Bits) -> Option<String> {
         if set == 0 {
             return None;
         }
@@ -467,11 +482,16 @@ impl Isa {
     /// `s[0:1]` encoded as 0 and as 1 is one scalar value). Fields read as
     /// the case in force defines them.
     pub fn validate(&self, inst: &Inst, gen_: u32) -> Vec<&'static str> {
+        self.validate_known(inst, gen_, &|_, _| None)
+    }
+
+    /// [`Isa::validate`] knowing some operands' forms (see [`KnownForm`]).
+    pub(crate) fn validate_known(&self, inst: &Inst, gen_: u32, known: KnownForm<'_>) -> Vec<&'static str> {
         let leaf = &self.leaves[inst.leaf as usize];
         if leaf.rules.is_empty() {
             return Vec::new();
         }
-        let bits = inst.bits & !self.ignored_and_set(inst, gen_);
+        let bits = inst.bits & !self.ignored_and_set(inst, gen_, known);
         let mut env = Env { isa: self, bits, gen_, read: 0 };
         // Fields as the case in force defines them (a field that moves between
         // generations is read where this generation keeps it).
@@ -565,6 +585,14 @@ impl Isa {
         Ok((inst, inst.len_bytes()))
     }
 }
+
+/// The form an operand holds, when the caller knows it: given the scope
+/// down to the operand's parent and the operand's place (its leaf unset),
+/// the form's leaf; `None` to ask the decoder. An assembler knows the form
+/// it read each operand in (the decoder picks the same, as the solver made
+/// sure), and walking an instruction's operands for the bits they ignore
+/// would otherwise decode each one again.
+pub(crate) type KnownForm<'k> = &'k dyn Fn(&[Step], &Step) -> Option<u16>;
 
 /// Deepest nesting of operand sub-encodings the engine follows.
 pub(crate) const MAX_DEPTH: usize = 8;

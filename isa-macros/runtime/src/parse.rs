@@ -1367,6 +1367,22 @@ impl Parser<'_> {
 }
 
 /// The span of `steps` that constraint `c` names.
+/// The form the text was read in for the operand at `at` below the scope
+/// `above`, as its form constraint records it (see [`crate::decode::KnownForm`]).
+/// Scopes are compared by place, not by case: the parent's case is the one
+/// the text chose, which the solver made the case in force.
+fn form_read(st: &St, above: &[Step], at: &Step) -> Option<u16> {
+    let same = |a: &Step, b: &Step| a.base == b.base && a.via == b.via && a.map == b.map;
+    st.cons.iter().find_map(|c| {
+        let What::Form { leaf, .. } = c.what else { return None };
+        let (last, up) = path_in(&st.steps, c).split_last()?;
+        let here = up.len() == above.len()
+            && same(last, at)
+            && up.iter().zip(above).all(|(a, b)| a.leaf == b.leaf && same(a, b));
+        here.then_some(leaf)
+    })
+}
+
 fn path_in<'s>(steps: &'s [Step], c: &Con) -> &'s [Step] {
     let (start, len) = (c.path.0 as usize, c.path.1 as usize);
     steps.get(start..start + len).unwrap_or(&[])
@@ -1700,11 +1716,13 @@ impl Isa {
                             // Bits the hardware ignores stay zero: text that
                             // sets one (`tfe` where `lds` makes it moot) says
                             // something the encoding cannot keep.
-                            if let Some(name) = p.isa.ignored_field_set(&inst, p.gen_) {
+                            let known = |above: &[Step], at: &Step| form_read(st, above, at);
+                            let set = p.isa.ignored_and_set(&inst, p.gen_, &known);
+                            if let Some(name) = p.isa.ignored_field_named(&inst, set) {
                                 p.fail_rule(end, format!("`{name}` has no effect in this form of `{}`", l.name));
                                 return false;
                             }
-                            match p.isa.validate(&inst, p.gen_).first() {
+                            match p.isa.validate_known(&inst, p.gen_, &known).first() {
                                 Some(rule) => {
                                     p.fail_rule(end, rule.to_string());
                                     false
@@ -1782,6 +1800,29 @@ mod tests {
         st.bits ^= 0b0010;
         st.bound = 0b0111;
         assert!(!c.known(&st), "a bit it read is unbound (backtracking)");
+    }
+
+    #[test]
+    fn an_operand_form_is_found_by_its_place_below_the_same_scope() {
+        let top = Step::top(7, 1);
+        let src0 = Step { leaf: 20, case: 0, base: 0, via: 2, map: &[] };
+        let src1 = Step { leaf: 21, case: 0, base: 9, via: 3, map: &[] };
+        let inner = Step { leaf: 30, case: 0, base: 9, via: 0, map: &[] };
+        let mut st = St::default();
+        st.push(&[top, src0], What::Form { group: 1, leaf: 20 }, Want::Truthy(true));
+        st.push(&[top, src1], What::Field(0), Want::Eq(3));
+        st.push(&[top, src1], What::Form { group: 1, leaf: 21 }, Want::Truthy(true));
+        st.push(&[top, src1, inner], What::Form { group: 2, leaf: 30 }, Want::Truthy(true));
+        let place = |s: Step| Step { leaf: 0, case: 0, ..s };
+        // The parent's case may differ (the case in force is found again).
+        let above = [Step::top(7, 0)];
+        assert_eq!(form_read(&st, &above, &place(src0)), Some(20));
+        assert_eq!(form_read(&st, &above, &place(src1)), Some(21));
+        assert_eq!(form_read(&st, &[top, src1], &place(inner)), Some(30));
+        // Another instruction, another field, another depth: not known.
+        assert_eq!(form_read(&st, &[Step::top(8, 1)], &place(src0)), None);
+        assert_eq!(form_read(&st, &above, &Step { via: 4, ..place(src0) }), None);
+        assert_eq!(form_read(&st, &[top, src0], &place(inner)), None);
     }
 
     #[test]
