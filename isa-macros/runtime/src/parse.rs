@@ -526,6 +526,10 @@ impl<'a> Parser<'a> {
         let Src::Bits(ranges) = field.src else { return false };
         let Some(&step) = path.last() else { return false };
         let Some((base, map)) = step.child(ranges) else { return false };
+        // Whether a failure here would be reported: unchanged by the forms
+        // skipped, so asked again only after a try.
+        let mut reporting = self.reports(pos);
+        let here = self.text.as_bytes().get(pos).copied();
         for form in self.forms.of(group) {
             if !form.exists_in(self.gen_) {
                 continue;
@@ -533,54 +537,74 @@ impl<'a> Parser<'a> {
             // A form whose first letter is not there fails to open, which
             // is all a try would find: unless that failure is the one to
             // report, nothing needs doing.
-            if form.first != 0 && self.text.as_bytes().get(pos) != Some(&form.first) && !self.reports(pos) {
+            if form.first != 0 && here != Some(form.first) && !reporting {
                 continue;
             }
-            let (sub, ci) = (form.leaf, form.case);
-            let leaf = &self.isa.leaves[sub as usize];
-            let case = &leaf.cases[ci as usize];
-            let snap = st.save();
-            let at = Step { leaf: sub, case: ci, base, via, map };
-            if !st.bind_pattern(&at, leaf.mask, leaf.value) {
-                st.restore(snap);
-                continue;
-            }
-            if !self.opens(leaf, case.display_in(self.syntax), pos) {
-                st.restore(snap);
-                continue;
-            }
-            path.push(at);
-            st.push(path, What::Form { group, leaf: sub }, Want::Truthy(true));
-            add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
-            let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
-                // A constraint of this form that fails on bits the text
-                // has bound rules the reading out now, not once per way
-                // of reading the operands after it. (Enumerating unbound
-                // bits here, or asking whether the decoder picks the form,
-                // which reads every form of the group, costs more than it
-                // saves: that is left to the solver.)
-                let from = snap.2.max(st.checked);
-                st.checked = st.cons.len();
-                for i in from..st.cons.len() {
-                    if !p.held_now(st, i) {
-                        p.fail(pos2, || "operands do not fit any form of this instruction".into());
-                        return false;
-                    }
-                }
-                let inner = path.pop();
-                let r = p.seq(path, rest, pos2, st, &mut *k);
-                if let Some(s) = inner {
-                    path.push(s);
-                }
-                r
-            });
-            path.pop();
-            if ok {
+            if self.try_form(path, (via, group, base, map), form, rest, pos, st, &mut *k) {
                 return true;
             }
-            st.restore(snap);
+            reporting = self.reports(pos);
         }
         false
+    }
+
+    /// Reads the operand at `pos` in `form` of `group` (the operand field
+    /// `via` of the leaf at the end of `path`, its bits at `base` through
+    /// `map`), then `rest`.
+    #[allow(clippy::too_many_arguments)]
+    fn try_form(
+        &mut self,
+        path: &mut Vec<Step>,
+        (via, group, base, map): (u16, u16, u32, &'static [crate::Range]),
+        form: &crate::forms::Form,
+        rest: &'static [Tok],
+        pos: usize,
+        st: &mut St,
+        k: Cont<'_, 'a>,
+    ) -> bool {
+        let (sub, ci) = (form.leaf, form.case);
+        let leaf = &self.isa.leaves[sub as usize];
+        let case = &leaf.cases[ci as usize];
+        let snap = st.save();
+        let at = Step { leaf: sub, case: ci, base, via, map };
+        if !st.bind_pattern(&at, leaf.mask, leaf.value) {
+            st.restore(snap);
+            return false;
+        }
+        if !self.opens(leaf, case.display_in(self.syntax), pos) {
+            st.restore(snap);
+            return false;
+        }
+        path.push(at);
+        st.push(path, What::Form { group, leaf: sub }, Want::Truthy(true));
+        add_case_constraints(self.isa, path, st, self.syntax, self.lenient);
+        let ok = self.seq(path, case.display_in(self.syntax), pos, st, &mut |p, path, pos2, st| {
+            // A constraint of this form that fails on bits the text
+            // has bound rules the reading out now, not once per way
+            // of reading the operands after it. (Enumerating unbound
+            // bits here, or asking whether the decoder picks the form,
+            // which reads every form of the group, costs more than it
+            // saves: that is left to the solver.)
+            let from = snap.2.max(st.checked);
+            st.checked = st.cons.len();
+            for i in from..st.cons.len() {
+                if !p.held_now(st, i) {
+                    p.fail(pos2, || "operands do not fit any form of this instruction".into());
+                    return false;
+                }
+            }
+            let inner = path.pop();
+            let r = p.seq(path, rest, pos2, st, &mut *k);
+            if let Some(s) = inner {
+                path.push(s);
+            }
+            r
+        });
+        path.pop();
+        if !ok {
+            st.restore(snap);
+        }
+        ok
     }
 
     /// The ways field `idx` (of the leaf at the end of `path`) can be read at
