@@ -102,3 +102,57 @@ fn rv32i_every_opcode_round_trips_through_text() {
 fn rv32i_random_words_decode_or_fail_cleanly() {
     random_words(&isa_specs::rv32i::ISA, 100_000);
 }
+
+/// Text that glues two words is not the text with the space between them:
+/// `v_add_f32v1, v2, v3` is not `v_add_f32 v1, v2, v3` (llvm-mc calls it
+/// an invalid instruction). For sampled instructions of every opcode, each
+/// space of the printed text between two word characters is taken out; the
+/// line must then not assemble to the instruction it printed.
+fn glued_words_are_other_text(isa: &Isa, samples: u32) {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut rng = TestRng::new(0x91ed);
+    let (mut tried, mut same) = (0, Vec::new());
+    for &leaf in isa.groups[0].leaves {
+        for g in gens(isa).into_iter().filter(|&g| isa.leaves[leaf as usize].exists_in(g)) {
+            for _ in 0..samples {
+                let Some(inst) = isa.sample(leaf, g, &mut || rng.next_u64()) else { continue };
+                let text = isa.print(&inst, g);
+                let Ok(want) = isa.assemble(&text, g) else { continue };
+                let b = text.as_bytes();
+                for i in (1..b.len().saturating_sub(1)).filter(|&i| b[i] == b' ' && word(b[i - 1]) && word(b[i + 1])) {
+                    let glued = format!("{}{}", &text[..i], &text[i + 1..]);
+                    tried += 1;
+                    if isa.assemble(&glued, g) == Ok(want) {
+                        same.push(format!("gen {g}: `{glued}` reads as `{text}`"));
+                    }
+                }
+            }
+        }
+    }
+    println!("{}: {tried} glued texts tried", isa.name);
+    for s in same.iter().take(20) {
+        println!("{s}");
+    }
+    assert!(tried > 0, "{}: no printed text has a space between words", isa.name);
+    assert!(same.is_empty(), "{}: {} of {tried} glued texts read as the spaced one", isa.name, same.len());
+}
+
+#[test]
+fn gcn_glued_words_are_other_text() {
+    glued_words_are_other_text(&isa_specs::gcn::ISA, 2);
+}
+
+#[test]
+fn ir3_glued_words_are_other_text() {
+    glued_words_are_other_text(&isa_specs::ir3::ISA, 4);
+}
+
+#[test]
+fn agx_glued_words_are_other_text() {
+    glued_words_are_other_text(&isa_specs::agx::ISA, 4);
+}
+
+#[test]
+fn rv32i_glued_words_are_other_text() {
+    glued_words_are_other_text(&isa_specs::rv32i::ISA, 4);
+}

@@ -166,7 +166,8 @@ fn longest_run(text: &'static str) -> Option<&'static str> {
     text.split([' ', ',']).filter(|r| !r.is_empty()).max_by_key(|r| r.len())
 }
 
-fn is_word(c: char) -> bool {
+/// A letter, digit or `_`: what a name or a number is made of.
+pub(crate) fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 

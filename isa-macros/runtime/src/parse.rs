@@ -14,6 +14,7 @@ use crate::bits::{Bits, mask_of};
 use crate::error::{AsmError, field_range};
 use crate::eval::{Env, Step};
 use crate::inverse::Source;
+use crate::mnemonics::is_word;
 use crate::print::{f16_to_f32, format_raw};
 use crate::tables::{BinOp, Expr, Field, Isa, Leaf, Op, Src, Tok, Ty};
 
@@ -245,6 +246,9 @@ impl Msg {
     fn into_string(self) -> String {
         match self {
             Msg::None => String::new(),
+            // Template text of white space alone fails only where it would
+            // join two words.
+            Msg::Expected("") => "expected white space".into(),
             Msg::Expected(text) => format!("expected `{text}`"),
             Msg::Text(s) => s,
         }
@@ -307,12 +311,16 @@ impl<'a> Parser<'a> {
         let lb = lit.as_bytes();
         for (k, &c) in lb.iter().enumerate() {
             if c == b' ' {
+                let from = p;
                 space(&mut p);
                 // A comma for this space, unless the template has one next to it.
                 let beside = (k > 0 && lb[k - 1] == b',') || lb.get(k + 1) == Some(&b',');
                 if loose && !beside && bytes.get(p) == Some(&b',') {
                     p += 1;
                     space(&mut p);
+                }
+                if p == from && self.joins_words(p) {
+                    return None;
                 }
             } else if bytes.get(p) == Some(&c) {
                 p += 1;
@@ -323,6 +331,15 @@ impl<'a> Parser<'a> {
             }
         }
         Some(p)
+    }
+
+    /// Whether `pos` is inside a word of the text: template white space
+    /// read as nothing there would join two words (`v_add_f32v1` is not
+    /// `v_add_f32 v1`).
+    fn joins_words(&self, pos: usize) -> bool {
+        let word = |at: Option<&u8>| at.is_some_and(|&b| is_word(b as char));
+        let bytes = self.text.as_bytes();
+        pos > 0 && word(bytes.get(pos - 1)) && word(bytes.get(pos))
     }
 
     /// The length of `display` (a flag's or an enum value's text) at the
@@ -406,6 +423,12 @@ impl<'a> Parser<'a> {
                 {
                     return true;
                 }
+                // Optional white space (`{? }`) left out is white space read
+                // as nothing: it may not join two words either.
+                if s.trim().is_empty() && self.joins_words(pos) {
+                    self.fail_expected(pos, "");
+                    return false;
+                }
                 self.seq(path, rest, pos, st, k)
             }
             Tok::Name => {
@@ -431,7 +454,10 @@ impl<'a> Parser<'a> {
             }
             Tok::Column => match self.lit(pos, " ") {
                 Some(p) => self.seq(path, rest, p, st, k),
-                None => false,
+                None => {
+                    self.fail_expected(pos, "");
+                    false
+                }
             },
             Tok::Field(i) => self.field(path, i, rest, pos, st, k, false),
             Tok::OptField(s, i, default) => {
@@ -1854,6 +1880,7 @@ mod tests {
         assert!(Msg::None.is_empty() && Msg::Text(String::new()).is_empty());
         assert!(!Msg::Expected("v").is_empty());
         assert_eq!(Msg::Expected("vcc,").into_string(), "expected `vcc,`");
+        assert_eq!(Msg::Expected("").into_string(), "expected white space");
         assert_eq!(Msg::Text("x".into()).into_string(), "x");
         assert_eq!(Msg::None.into_string(), "");
     }

@@ -217,7 +217,8 @@ pub struct Ignore {
 /// A piece of a template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tok {
-    /// Literal text. In parsing, spaces match any run of white space (or none).
+    /// Literal text. In parsing, spaces match any run of white space (or
+    /// none, where that does not join two words).
     Lit(&'static str),
     /// The field with this index in the case's field list.
     Field(u16),
@@ -230,7 +231,8 @@ pub enum Tok {
     /// out, the field takes the value given last (its `default:`).
     OptField(&'static str, u16, i64),
     /// The mnemonic column (`{|}`): one space, or, when padding, spaces up to
-    /// the syntax's column and one more. The assembler reads any white space.
+    /// the syntax's column and one more. The assembler reads any white space
+    /// (none only where that does not join two words).
     Column,
 }
 
