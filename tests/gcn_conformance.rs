@@ -239,3 +239,23 @@ fn e32_hint_reads_on_every_encoding_but_vop3() {
     assert!(ISA.assemble("v_mad_f32_e32 v1, v2, v3, v4", 8).is_err());
     assert!(ISA.assemble("s_mov_b64_e64 s[0:1], s[2:3]", 8).is_err());
 }
+
+/// Numbers as llvm-mc 14 (`-mcpu=tonga -show-encoding`) reads them: an
+/// expression wherever a number stands alone (`1+2`, `offset:4+4`, inside a
+/// register's brackets), but not glued to a register's name: `v18-1` is no
+/// operand (llvm-mc: "invalid operand for instruction"), where reading the
+/// expression would have given v17.
+#[test]
+fn numbers_read_as_llvm_mc_reads_them() {
+    for (text, want) in [
+        ("v_mov_b32 v[18-1], v73", &[0x49, 0x03, 0x22, 0x7e][..]),
+        ("s_nop 1+2", &[0x03, 0x00, 0x80, 0xbf]),
+        ("ds_add_u32 v1, v2 offset:4+4", &[0x08, 0x00, 0x00, 0xd8, 0x01, 0x02, 0x00, 0x00]),
+    ] {
+        let (bits, width) = ISA.assemble(text, 8).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
+        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}");
+    }
+    for text in ["v_frexp_mant_f32_e32 v18-1, v73", "ds_xor_b32 v19-0, v64 offset:53697 gds"] {
+        assert!(ISA.assemble(text, 8).is_err(), "`{text}` read");
+    }
+}

@@ -645,8 +645,12 @@ impl<'a> Parser<'a> {
                 if let Some((v, n)) = plain {
                     out.push((pos + n, Val::Num(v), None));
                 }
-                // An expression (`(3+2)*2+1`), after the plain number it starts with.
+                // An expression (`(3+2)*2+1`), after the plain number it
+                // starts with; not where the number ends a word (`v18-1` is
+                // no register, as llvm-mc says; `v[18-1]` is v17).
+                let glued = pos > 0 && self.text.as_bytes().get(pos - 1).is_some_and(|&b| is_word(b as char));
                 if !hex
+                    && !glued
                     && let Some((v, n)) = crate::int_expr::scan_int_expr(s)
                     && n > plain.map_or(0, |(_, m)| m)
                 {
