@@ -45,6 +45,12 @@ const KNOWN: &[(&str, &str)] = &[
     ("tahiti decode 0x18,0x6a,0xda,0xd2,0x16,0x2d,0x52,0x44:", VOP3B_CLAMP),
 ];
 
+/// Assembles `text` for gfx8, as bytes in memory order.
+fn assembled(text: &str) -> Vec<u8> {
+    let (bits, width) = ISA.assemble(text, 8).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
+    bits.to_le_bytes()[..(width / 8) as usize].to_vec()
+}
+
 fn bytes(s: &str) -> Vec<u8> {
     s.split(',').map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("byte")).collect()
 }
@@ -233,8 +239,7 @@ fn e32_hint_reads_on_every_encoding_but_vop3() {
         ("buffer_load_dword_e32 v1, off, s[4:7], s1", &[0x00, 0x00, 0x50, 0xe0, 0x00, 0x01, 0x01, 0x01]),
         ("s_endpgm_e32", &[0x00, 0x00, 0x81, 0xbf]),
     ] {
-        let (bits, width) = ISA.assemble(text, 8).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
-        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}");
+        assert_eq!(assembled(text), want, "{text}");
     }
     assert!(ISA.assemble("v_mad_f32_e32 v1, v2, v3, v4", 8).is_err());
     assert!(ISA.assemble("s_mov_b64_e64 s[0:1], s[2:3]", 8).is_err());
@@ -244,18 +249,28 @@ fn e32_hint_reads_on_every_encoding_but_vop3() {
 /// expression wherever a number stands alone (`1+2`, `offset:4+4`, inside a
 /// register's brackets), but not glued to a register's name: `v18-1` is no
 /// operand (llvm-mc: "invalid operand for instruction"), where reading the
-/// expression would have given v17.
+/// expression would have given v17. A leading 0 makes a number that stands
+/// alone octal (`041255` is 17069; `09397` is no number), not a register's
+/// (`v012` is v12).
 #[test]
 fn numbers_read_as_llvm_mc_reads_them() {
     for (text, want) in [
         ("v_mov_b32 v[18-1], v73", &[0x49, 0x03, 0x22, 0x7e][..]),
         ("s_nop 1+2", &[0x03, 0x00, 0x80, 0xbf]),
         ("ds_add_u32 v1, v2 offset:4+4", &[0x08, 0x00, 0x00, 0xd8, 0x01, 0x02, 0x00, 0x00]),
+        ("s_endpgm 041255", &[0xad, 0x42, 0x81, 0xbf]),
+        ("s_nop 010", &[0x08, 0x00, 0x80, 0xbf]),
+        ("s_nop 0x10", &[0x10, 0x00, 0x80, 0xbf]),
+        ("v_mov_b32 v[010], v1", &[0x01, 0x03, 0x10, 0x7e]),
+        ("v_cmp_gt_u32_e32 vcc, v012, v7", &[0x0c, 0x0f, 0x98, 0x7d]),
+        ("s_mov_b32 s010, 0", &[0x80, 0x00, 0x8a, 0xbe]),
+        ("v_mov_b32 v1, 010", &[0x88, 0x02, 0x02, 0x7e]),
     ] {
-        let (bits, width) = ISA.assemble(text, 8).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
-        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}");
+        assert_eq!(assembled(text), want, "{text}");
     }
-    for text in ["v_frexp_mant_f32_e32 v18-1, v73", "ds_xor_b32 v19-0, v64 offset:53697 gds"] {
+    for text in
+        ["v_frexp_mant_f32_e32 v18-1, v73", "ds_xor_b32 v19-0, v64 offset:53697 gds", "v_ceil_f16_e32 v104, 09397"]
+    {
         assert!(ISA.assemble(text, 8).is_err(), "`{text}` read");
     }
 }

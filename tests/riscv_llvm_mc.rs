@@ -201,3 +201,13 @@ fn random_words_agree_on_acceptance_and_text() {
         bad.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
     );
 }
+
+/// A leading 0 makes a number octal, as llvm-mc reads it (recorded with
+/// `llvm-mc -triple=riscv32 -show-encoding`: `addi a0, a0, 8`), and `09` is
+/// no number ("unknown operand"). Needs no llvm-mc.
+#[test]
+fn octal_numbers_read_as_llvm_mc_reads_them() {
+    let (bits, width) = ISA.assemble("addi a0, a0, 010", ISA.default_gen).expect("assembles");
+    assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], [0x13, 0x05, 0x85, 0x00]);
+    assert!(ISA.assemble("addi a0, a0, 09", ISA.default_gen).is_err());
+}

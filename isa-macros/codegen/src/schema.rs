@@ -26,6 +26,9 @@ pub struct SpecFile {
     /// Commas between operands may be left out, written for a space, or
     /// trail the line, when assembling (LLVM's AMDGPU syntax).
     pub optional_commas: Option<S<bool>>,
+    /// A number with a leading `0` (`010`) is octal when assembling, as
+    /// LLVM's assemblers read it (`09` is then no number).
+    pub octal_numbers: Option<S<bool>>,
     /// Register names after which the assembler also reads a number in
     /// brackets: with `[v]`, `v[8/2+4]` where a template has `v{N}`.
     pub bracketed_indices: Option<Vec<S<String>>>,

@@ -202,6 +202,22 @@ fn optional_commas() {
     assert_eq!(loose.print(&loose.decode(0x0001_0203, 0).unwrap(), 0), "mov_e32 s2, s3");
 }
 
+/// LLVM's octal numbers, as an option: a leading 0 makes a number that
+/// stands alone octal, in values and expressions alike; `0x` stays
+/// hexadecimal, and a register's number (glued to its name) stays decimal.
+#[test]
+fn octal_numbers() {
+    let decimal = load("literal-decimal", LITERAL);
+    let octal = load("literal-octal", &LITERAL.replace("instruction: op\n", "instruction: op\noctal-numbers: true\n"));
+    assert!(octal.octal_numbers && !decimal.octal_numbers);
+    // The inline 017 is 15 (code 0x80 | 15), or 17; s010 is s10 either way.
+    assert_eq!(octal.assemble("mov s010, 017", 0).unwrap(), (0x0001_0a8f, 32));
+    assert_eq!(decimal.assemble("mov s010, 017", 0).unwrap(), (0x0001_0a91, 32));
+    assert_eq!(octal.assemble("mov s16, 010+1", 0).unwrap(), (0x0001_1089, 32));
+    assert!(octal.assemble("mov s1, 09", 0).is_err(), "9 is no octal digit");
+    assert_eq!(decimal.assemble("mov s1, 09", 0).unwrap(), (0x0001_0189, 32));
+}
+
 /// LLVM's register indices in brackets, as an option: `s[2]` and
 /// `s[(1+3)/2]` read as `s2` after a listed name, and only there.
 #[test]

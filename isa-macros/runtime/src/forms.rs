@@ -147,6 +147,7 @@ mod tests {
         gens: &[],
         default_gen: 0,
         optional_commas: false,
+        octal_numbers: false,
         bracketed_indices: &[],
         raw: None,
         enums: &[],

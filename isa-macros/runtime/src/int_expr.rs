@@ -11,10 +11,23 @@
 //! `0x` numbers and parenthesised expressions. White space is read only inside
 //! parentheses, where it cannot be the space between two operands.
 
+/// The radix of the number whose digits start `b`, and where its digits
+/// start: `0x` and a hex digit is hexadecimal; with `octal`, a `0` and
+/// another digit is octal, as LLVM's assemblers read it (`010` is 8, and
+/// `09` no number); anything else is decimal.
+pub(crate) fn radix(b: &[u8], octal: bool) -> (u32, usize) {
+    match b {
+        [b'0', b'x' | b'X', c, ..] if c.is_ascii_hexdigit() => (16, 2),
+        [b'0', c, ..] if octal && c.is_ascii_digit() => (8, 1),
+        _ => (10, 0),
+    }
+}
+
 /// An expression with at least one operator or parenthesis at the start of
-/// `s`, its value and the length of its text. Overflow past 64 bits and
-/// division by zero give `None`.
-pub(crate) fn scan_int_expr(s: &str) -> Option<(i64, usize)> {
+/// `s`, its value and the length of its text (numbers with a leading `0`
+/// octal when `octal`; see [`radix`]). Overflow past 64 bits and division
+/// by zero give `None`.
+pub(crate) fn scan_int_expr(s: &str, octal: bool) -> Option<(i64, usize)> {
     // Most numbers the assembler reads are plain: an expression starts with
     // a parenthesis or a unary operator, or has an operator straight after
     // its first number (outside parentheses no space may come between).
@@ -29,7 +42,7 @@ pub(crate) fn scan_int_expr(s: &str) -> Option<(i64, usize)> {
         Some(b'(' | b'-' | b'~' | b'+') => {}
         _ => return None,
     }
-    let mut p = P { b, i: 0, depth: 0, ops: 0 };
+    let mut p = P { b, i: 0, depth: 0, ops: 0, octal };
     let v = p.binary(0)?;
     // A plain number is not an expression: the caller reads those itself.
     (p.ops > 0).then_some(())?;
@@ -44,6 +57,8 @@ struct P<'a> {
     depth: u32,
     /// Operators and parentheses read.
     ops: u32,
+    /// Whether a leading `0` makes a number octal.
+    octal: bool,
 }
 
 /// Binary operators by precedence, loosest first.
@@ -137,11 +152,8 @@ impl P<'_> {
                 Some(v)
             }
             c if c.is_ascii_digit() => {
-                let (radix, start) = if self.b[self.i..].starts_with(b"0x") || self.b[self.i..].starts_with(b"0X") {
-                    (16, self.i + 2)
-                } else {
-                    (10, self.i)
-                };
+                let (radix, skip) = radix(&self.b[self.i..], self.octal);
+                let start = self.i + skip;
                 let mut j = start;
                 while self.b.get(j).is_some_and(|c| (*c as char).is_digit(radix)) {
                     j += 1;
@@ -163,44 +175,63 @@ impl P<'_> {
 mod tests {
     use super::*;
 
+    /// Decimal and hex, as most targets read numbers.
+    fn expr(s: &str) -> Option<(i64, usize)> {
+        scan_int_expr(s, false)
+    }
+
     #[test]
     fn llvm_test_expressions() {
-        assert_eq!(scan_int_expr("(3+2)*2+1]"), Some((11, 9)));
-        assert_eq!(scan_int_expr("45/11:(33+45)/11]"), Some((4, 5)));
-        assert_eq!(scan_int_expr("(33+45)/11]"), Some((7, 10)));
-        assert_eq!(scan_int_expr("(2 + 3 * 16)"), Some((50, 12)));
-        assert_eq!(scan_int_expr("63/8+1:"), Some((8, 6)));
-        assert_eq!(scan_int_expr("2*2-2:"), Some((2, 5)));
-        assert_eq!(scan_int_expr("1<<4|0x3"), Some((19, 8)));
-        assert_eq!(scan_int_expr("-(4)"), Some((-4, 4)));
+        assert_eq!(expr("(3+2)*2+1]"), Some((11, 9)));
+        assert_eq!(expr("45/11:(33+45)/11]"), Some((4, 5)));
+        assert_eq!(expr("(33+45)/11]"), Some((7, 10)));
+        assert_eq!(expr("(2 + 3 * 16)"), Some((50, 12)));
+        assert_eq!(expr("63/8+1:"), Some((8, 6)));
+        assert_eq!(expr("2*2-2:"), Some((2, 5)));
+        assert_eq!(expr("1<<4|0x3"), Some((19, 8)));
+        assert_eq!(expr("-(4)"), Some((-4, 4)));
     }
 
     #[test]
     fn plain_numbers_and_non_expressions_are_not_read() {
-        assert_eq!(scan_int_expr("42, v1"), None);
-        assert_eq!(scan_int_expr("0x10"), None);
-        assert_eq!(scan_int_expr("v1"), None);
-        assert_eq!(scan_int_expr("(1"), None);
-        assert_eq!(scan_int_expr("1/0"), None);
+        assert_eq!(expr("42, v1"), None);
+        assert_eq!(expr("0x10"), None);
+        assert_eq!(expr("v1"), None);
+        assert_eq!(expr("(1"), None);
+        assert_eq!(expr("1/0"), None);
         // Outside parentheses a space ends the expression.
-        assert_eq!(scan_int_expr("1 + 2"), None);
+        assert_eq!(expr("1 + 2"), None);
         // An operator with nothing after it is not part of the expression.
-        assert_eq!(scan_int_expr("4+, x"), None);
-        assert_eq!(scan_int_expr("2+3+"), Some((5, 3)));
+        assert_eq!(expr("4+, x"), None);
+        assert_eq!(expr("2+3+"), Some((5, 3)));
         // A hex number followed by an operator is an expression; a word
         // that only starts with digits is not.
-        assert_eq!(scan_int_expr("0x1f+1, v1"), Some((32, 6)));
-        assert_eq!(scan_int_expr("12abc+1"), None);
-        assert_eq!(scan_int_expr("~0"), Some((-1, 2)));
+        assert_eq!(expr("0x1f+1, v1"), Some((32, 6)));
+        assert_eq!(expr("12abc+1"), None);
+        assert_eq!(expr("~0"), Some((-1, 2)));
+    }
+
+    #[test]
+    fn a_leading_zero_is_octal_where_the_target_says_so() {
+        assert_eq!(radix(b"0x1f", true), (16, 2));
+        assert_eq!(radix(b"0x", true), (10, 0), "no hex digit: the number 0");
+        assert_eq!(radix(b"017", true), (8, 1));
+        assert_eq!(radix(b"017", false), (10, 0));
+        assert_eq!(radix(b"0", true), (10, 0));
+        assert_eq!(radix(b"0.5", true), (10, 0));
+        assert_eq!(scan_int_expr("010+1", true), Some((9, 5)));
+        assert_eq!(scan_int_expr("010+1", false), Some((11, 5)));
+        assert_eq!(scan_int_expr("(07<<1)", true), Some((14, 7)));
+        assert_eq!(scan_int_expr("09+1", true), None, "9 is no octal digit");
     }
 
     #[test]
     fn overflow_and_deep_nesting_are_refused() {
-        assert_eq!(scan_int_expr("0xffffffffffffffff*2"), None);
-        assert_eq!(scan_int_expr("1<<64"), None);
+        assert_eq!(expr("0xffffffffffffffff*2"), None);
+        assert_eq!(expr("1<<64"), None);
         let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
-        assert_eq!(scan_int_expr(&deep), None);
+        assert_eq!(expr(&deep), None);
         let ok = format!("{}1{}", "(".repeat(10), ")".repeat(10));
-        assert_eq!(scan_int_expr(&ok), Some((1, 21)));
+        assert_eq!(expr(&ok), Some((1, 21)));
     }
 }

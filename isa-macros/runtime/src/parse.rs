@@ -641,17 +641,20 @@ impl<'a> Parser<'a> {
             Ty::Uint | Ty::UintSat | Ty::Hex | Ty::Int | Ty::HexLit { .. } | Ty::Group { .. } => {
                 let signed = matches!(field.ty, Ty::Int | Ty::HexLit { .. });
                 let hex = matches!(field.ty, Ty::Hex);
-                let plain = scan_int(s, signed, hex);
+                // A number glued to a word (a register's `v18`) is that
+                // word's decimal digits: not octal (`v012` is v12, as
+                // llvm-mc reads it), not the start of an expression
+                // (`v18-1` is no register; `v[18-1]` is v17).
+                let glued = pos > 0 && self.text.as_bytes().get(pos - 1).is_some_and(|&b| is_word(b as char));
+                let plain = scan_int(s, signed, hex, self.isa.octal_numbers && !glued);
                 if let Some((v, n)) = plain {
                     out.push((pos + n, Val::Num(v), None));
                 }
                 // An expression (`(3+2)*2+1`), after the plain number it
-                // starts with; not where the number ends a word (`v18-1` is
-                // no register, as llvm-mc says; `v[18-1]` is v17).
-                let glued = pos > 0 && self.text.as_bytes().get(pos - 1).is_some_and(|&b| is_word(b as char));
+                // starts with.
                 if !hex
                     && !glued
-                    && let Some((v, n)) = crate::int_expr::scan_int_expr(s)
+                    && let Some((v, n)) = crate::int_expr::scan_int_expr(s, self.isa.octal_numbers)
                     && n > plain.map_or(0, |(_, m)| m)
                 {
                     out.push((pos + n, Val::Num(v), None));
@@ -678,7 +681,7 @@ impl<'a> Parser<'a> {
             }
             Ty::Offset | Ty::UOffset => {
                 if (s.starts_with('+') || (s.starts_with('-') && matches!(field.ty, Ty::Offset)))
-                    && let Some((v, n)) = scan_int(&s[1..], false, false)
+                    && let Some((v, n)) = scan_int(&s[1..], false, false, self.isa.octal_numbers)
                 {
                     let v = if s.starts_with('-') { -v } else { v };
                     out.push((pos + 1 + n, Val::Num(v), None));
@@ -1548,7 +1551,7 @@ fn expected_value(isa: &Isa, field: &Field) -> String {
 }
 
 /// Reads a decimal (or `0x` hexadecimal) integer; `hex` reads bare hex digits.
-fn scan_int(s: &str, signed: bool, hex: bool) -> Option<(i64, usize)> {
+fn scan_int(s: &str, signed: bool, hex: bool, octal: bool) -> Option<(i64, usize)> {
     let b = s.as_bytes();
     let mut i = 0;
     let neg = signed && b.first() == Some(&b'-');
@@ -1557,13 +1560,9 @@ fn scan_int(s: &str, signed: bool, hex: bool) -> Option<(i64, usize)> {
     }
     let (radix, start) = if hex {
         (16, i)
-    } else if b.get(i) == Some(&b'0')
-        && matches!(b.get(i + 1), Some(b'x' | b'X'))
-        && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit())
-    {
-        (16, i + 2)
     } else {
-        (10, i)
+        let (radix, skip) = crate::int_expr::radix(&b[i..], octal);
+        (radix, i + skip)
     };
     let mut j = start;
     while j < b.len() && (b[j] as char).is_digit(radix) {
@@ -1582,7 +1581,7 @@ fn scan_int(s: &str, signed: bool, hex: bool) -> Option<(i64, usize)> {
 fn scan_float(s: &str, width: u32) -> Option<(u64, usize)> {
     let b = s.as_bytes();
     if s.starts_with("0x") {
-        let (v, n) = scan_int(s, false, false)?;
+        let (v, n) = scan_int(s, false, false, false)?;
         return (width >= 64 || (v as u64) >> width == 0).then_some((v as u64, n));
     }
     let mut j = 0;
@@ -2000,12 +1999,19 @@ mod tests {
 
     #[test]
     fn integers() {
-        assert_eq!(scan_int("48.x", false, false), Some((48, 2)));
-        assert_eq!(scan_int("-4)", true, false), Some((-4, 2)));
-        assert_eq!(scan_int("-4", false, false), None);
-        assert_eq!(scan_int("0x1f,", false, false), Some((31, 4)));
-        assert_eq!(scan_int("ff", false, true), Some((255, 2)));
-        assert_eq!(scan_int("0xg", false, false), Some((0, 1)));
+        assert_eq!(scan_int("48.x", false, false, false), Some((48, 2)));
+        assert_eq!(scan_int("-4)", true, false, false), Some((-4, 2)));
+        assert_eq!(scan_int("-4", false, false, false), None);
+        assert_eq!(scan_int("0x1f,", false, false, false), Some((31, 4)));
+        assert_eq!(scan_int("ff", false, true, false), Some((255, 2)));
+        assert_eq!(scan_int("0xg", false, false, false), Some((0, 1)));
+        // Octal where the target reads it so.
+        assert_eq!(scan_int("010,", false, false, true), Some((8, 3)));
+        assert_eq!(scan_int("010,", false, false, false), Some((10, 3)));
+        assert_eq!(scan_int("-017", true, false, true), Some((-15, 4)));
+        assert_eq!(scan_int("0,", false, false, true), Some((0, 1)));
+        assert_eq!(scan_int("09", false, false, true), None, "9 is no octal digit");
+        assert_eq!(scan_int("0x1f", false, false, true), Some((31, 4)));
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub struct Isa {
     /// operands may be left out, one may stand where a template has a space,
     /// and a trailing one is ignored (`optional-commas:` in the spec).
     pub optional_commas: bool,
+    /// The assembler reads a number with a leading `0` (`010`) as octal,
+    /// as LLVM's assemblers do (`octal-numbers:` in the spec).
+    pub octal_numbers: bool,
     /// Register names after which the assembler also reads a number as
     /// `[expression]`: `v[8/2+4]` for `v8` where a template has `v{N}`, as
     /// LLVM's AMDGPU parser reads it (`bracketed-indices:` in the spec).
