@@ -178,6 +178,10 @@ struct Parser<'a> {
     pool: Vec<Vec<Reading>>,
     /// The operand forms of the syntax's groups.
     forms: &'static crate::forms::Forms,
+    /// Where the line's first word (its mnemonic) ends: with optional
+    /// commas, a space may be written as a comma, but not the one after it
+    /// (llvm-mc refuses `s_mov_b32, s0, s1`).
+    head: usize,
 }
 
 /// The buffers an assembly takes from the previous one on the same thread:
@@ -315,7 +319,7 @@ impl<'a> Parser<'a> {
                 space(&mut p);
                 // A comma for this space, unless the template has one next to it.
                 let beside = (k > 0 && lb[k - 1] == b',') || lb.get(k + 1) == Some(&b',');
-                if loose && !beside && bytes.get(p) == Some(&b',') {
+                if loose && !beside && bytes.get(p) == Some(&b',') && self.text[..p].trim_end().len() != self.head {
                     p += 1;
                     space(&mut p);
                 }
@@ -1697,6 +1701,7 @@ impl Isa {
             best_rule: false,
             pool: std::mem::take(&mut s.pool),
             forms: crate::forms::index(self, syntax),
+            head: text.find(|c: char| c.is_whitespace() || c == ',').unwrap_or(text.len()),
         };
         if let Some(inst) = self.parse_pass(&mut p, s) {
             s.pool = p.pool;
