@@ -346,10 +346,12 @@ impl<'a> Parser<'a> {
         pos > 0 && word(bytes.get(pos - 1)) && word(bytes.get(pos))
     }
 
-    /// The length of `display` (a flag's or an enum value's text) at the
-    /// start of `s`. With optional commas, a display that starts with a space
-    /// may also follow a comma (`, clamp`).
-    fn lead(&self, s: &str, display: &str) -> Option<usize> {
+    /// The length of `display` (a flag's or an enum value's text) at `pos`.
+    /// Its leading space reads as a template's does (see [`Parser::lit`]):
+    /// any run of white space (`v1  clamp`), none where that joins no words
+    /// (`v[2:3]gds`), and with optional commas a comma (`, clamp`).
+    fn lead(&self, pos: usize, display: &str) -> Option<usize> {
+        let s = self.rest(pos);
         // Most names differ in their first letter: no comparison then.
         if let Some(&d) = display.as_bytes().first()
             && d != b' '
@@ -360,9 +362,9 @@ impl<'a> Parser<'a> {
         if s.starts_with(display) {
             return Some(display.len());
         }
-        let rest = display.strip_prefix(' ').filter(|r| !r.is_empty() && self.isa.optional_commas)?;
-        let after = s.trim_start().strip_prefix(',')?.trim_start();
-        after.starts_with(rest).then(|| s.len() - after.len() + rest.len())
+        let rest = display.strip_prefix(' ')?;
+        let p = self.lit(pos, " ")?;
+        self.rest(p).starts_with(rest).then(|| p - pos + rest.len())
     }
 
     /// Where the instruction's text ends: `pos`, after white space (and with
@@ -641,6 +643,10 @@ impl<'a> Parser<'a> {
     /// `pos`, most specific first.
     fn scan(&self, path: &[Step], idx: u16, field: &Field, pos: usize, out: &mut Vec<Reading>) {
         let s = self.rest(pos);
+        // Where a leading 0 makes a number octal, `01.5` is no decimal
+        // (llvm-mc refuses it): floats are read only without one.
+        let decimals =
+            !(self.isa.octal_numbers && matches!(s.trim_start_matches('-').as_bytes(), [b'0', b'0'..=b'9', ..]));
         match field.ty {
             Ty::Uint | Ty::UintSat | Ty::Hex | Ty::Int | Ty::HexLit { .. } | Ty::Group { .. } => {
                 let signed = matches!(field.ty, Ty::Int | Ty::HexLit { .. });
@@ -664,6 +670,7 @@ impl<'a> Parser<'a> {
                     out.push((pos + n, Val::Num(v), None));
                 }
                 if let Ty::HexLit { float: Some(e) } = field.ty
+                    && decimals
                     && let Some((d, n)) = crate::float::scan_decimal(s)
                 {
                     // A format wider than the field leaves its high bits there.
@@ -696,7 +703,7 @@ impl<'a> Parser<'a> {
                 if on.is_empty() {
                     out.push((pos, Val::Unknown, None));
                 } else {
-                    if let Some(n) = self.lead(s, on) {
+                    if let Some(n) = self.lead(pos, on) {
                         out.push((pos + n, Val::Truth(!inverted), None));
                     }
                     out.push((pos, Val::Truth(inverted), None));
@@ -704,7 +711,7 @@ impl<'a> Parser<'a> {
             }
             Ty::Float { format: None } => {
                 let width = field.width().unwrap_or(32);
-                if let Some((bits, n)) = scan_float(s, width) {
+                if decimals && let Some((bits, n)) = scan_float(s, width) {
                     out.push((pos + n, Val::Num(bits as i64), None));
                 }
             }
@@ -713,7 +720,9 @@ impl<'a> Parser<'a> {
                     let read = if s.starts_with("0x") {
                         scan_float(s, bits)
                     } else {
-                        crate::float::scan_decimal(s).and_then(|(d, n)| crate::float::narrow(d, bits).map(|v| (v, n)))
+                        crate::float::scan_decimal(s)
+                            .filter(|_| decimals)
+                            .and_then(|(d, n)| crate::float::narrow(d, bits).map(|v| (v, n)))
                     };
                     if let Some((v, n)) = read {
                         out.push((pos + n, Val::Num(v as i64), Some((e, bits))));
@@ -735,7 +744,7 @@ impl<'a> Parser<'a> {
                 out.extend(
                     en.values
                         .iter()
-                        .filter_map(|v| Some((pos + self.lead(s, v.display)?, Val::Num(v.value as i64), None))),
+                        .filter_map(|v| Some((pos + self.lead(pos, v.display)?, Val::Num(v.value as i64), None))),
                 );
                 out[start..].sort_by_key(|&(n, _, _)| std::cmp::Reverse(n));
             }
