@@ -337,13 +337,16 @@ impl<'a> Parser<'a> {
         Some(p)
     }
 
+    /// Whether the text's character before `pos` belongs to a word.
+    fn after_word(&self, pos: usize) -> bool {
+        pos > 0 && self.text.as_bytes().get(pos - 1).is_some_and(|&b| is_word(b as char))
+    }
+
     /// Whether `pos` is inside a word of the text: template white space
     /// read as nothing there would join two words (`v_add_f32v1` is not
     /// `v_add_f32 v1`).
     fn joins_words(&self, pos: usize) -> bool {
-        let word = |at: Option<&u8>| at.is_some_and(|&b| is_word(b as char));
-        let bytes = self.text.as_bytes();
-        pos > 0 && word(bytes.get(pos - 1)) && word(bytes.get(pos))
+        self.after_word(pos) && self.text.as_bytes().get(pos).is_some_and(|&b| is_word(b as char))
     }
 
     /// The length of `display` (a flag's or an enum value's text) at `pos`.
@@ -655,7 +658,7 @@ impl<'a> Parser<'a> {
                 // word's decimal digits: not octal (`v012` is v12, as
                 // llvm-mc reads it), not the start of an expression
                 // (`v18-1` is no register; `v[18-1]` is v17).
-                let glued = pos > 0 && self.text.as_bytes().get(pos - 1).is_some_and(|&b| is_word(b as char));
+                let glued = self.after_word(pos);
                 let plain = scan_int(s, signed, hex, self.isa.octal_numbers && !glued);
                 if let Some((v, n)) = plain {
                     out.push((pos + n, Val::Num(v), None));
