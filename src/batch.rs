@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
-use isa_runtime::{Isa, PrintOpts};
+use isa_runtime::{Decoder, Isa, PrintOpts, Printer};
 
 use crate::hex::{self, Format};
 
@@ -103,7 +103,7 @@ impl Block {
             let mut used = 0;
             while self.spans.len() < BLOCK_LINES && self.data.len() < BLOCK_BYTES {
                 let rest = &avail[used..];
-                let Some(end) = rest.iter().position(|&b| b == b'\n') else { break };
+                let Some(end) = find_newline(rest) else { break };
                 if end > MAX_LINE {
                     break; // kept in part, below
                 }
@@ -134,11 +134,7 @@ impl Block {
 /// read a block at a time, answered on every core (each worker with its own
 /// state, from `states`), and written in order. While the workers answer a
 /// block, this thread reads the next from what input is already there.
-fn each_line<S: Send>(
-    io: Streams,
-    states: Vec<S>,
-    f: impl Fn(&mut S, &str, &mut String) -> bool + Sync,
-) -> io::Result<Stats> {
+fn each_line<S: Send>(io: Streams, states: Vec<S>, f: impl Answer<S>) -> io::Result<Stats> {
     let Streams { input, out, err } = io;
     let mut workers: Vec<Worker<S>> =
         states.into_iter().map(|state| Worker { state, text: String::new(), lines: Vec::new() }).collect();
@@ -207,24 +203,47 @@ fn each_line<S: Send>(
     Ok(stats)
 }
 
+/// What a batch does with a line: appends its answer to `text` and says
+/// whether it is not an error.
+trait Answer<S>: Sync {
+    /// The answer to a line of text.
+    fn text(&self, state: &mut S, line: &str, text: &mut String) -> bool;
+
+    /// The answer to a line whose bytes (its line end removed) were not
+    /// checked to be text, when it can be given without that check (the
+    /// line is read whole as ASCII of a known shape); `None`, having
+    /// written nothing, to check the line and call [`Answer::text`].
+    fn unchecked(&self, _state: &mut S, _line: &[u8], _text: &mut String) -> Option<bool> {
+        None
+    }
+}
+
+impl<S, F: Fn(&mut S, &str, &mut String) -> bool + Sync> Answer<S> for F {
+    fn text(&self, state: &mut S, line: &str, text: &mut String) -> bool {
+        self(state, line, text)
+    }
+}
+
 /// Appends the answer to one line of `n` bytes whose first bytes are `buf`
 /// to `text`; returns whether it is not an error.
-fn answer_line<S>(
-    buf: &[u8],
-    n: usize,
-    f: &impl Fn(&mut S, &str, &mut String) -> bool,
-    state: &mut S,
-    text: &mut String,
-) -> bool {
+fn answer_line<S>(buf: &[u8], n: usize, f: &impl Answer<S>, state: &mut S, text: &mut String) -> bool {
     let start = text.len();
-    let ok = match checked_text(buf, n) {
-        Err(reason) => {
-            text.push_str("error: ");
-            text.push_str(&reason);
-            false
-        }
-        Ok(line) if line.trim().is_empty() => true,
-        Ok(line) => f(state, line, text),
+    let mut bytes = buf;
+    while let [rest @ .., b'\n' | b'\r'] = bytes {
+        bytes = rest;
+    }
+    let quick = if buf.len() <= MAX_LINE { f.unchecked(state, bytes, text) } else { None };
+    let ok = match quick {
+        Some(ok) => ok,
+        None => match checked_text(buf, n) {
+            Err(reason) => {
+                text.push_str("error: ");
+                text.push_str(&reason);
+                false
+            }
+            Ok(line) if line.trim().is_empty() => true,
+            Ok(line) => f.text(state, line, text),
+        },
     };
     if !ok {
         shorten(text, start);
@@ -274,6 +293,24 @@ fn checked_text(buf: &[u8], len: usize) -> Result<&str, String> {
     Ok(line)
 }
 
+/// Where the first line end (`\n`) in `b` is, looking at eight bytes at a
+/// time: a disassembler's input is millions of lines some forty bytes long.
+fn find_newline(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut at = 0;
+    while let Some(chunk) = b.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        // A byte of `x` is zero where the chunk holds `\n`; the lowest byte
+        // flagged is the first such (a borrow only flags bytes above one).
+        let x = u64::from_le_bytes(*chunk) ^ (ONES * b'\n' as u64);
+        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    b.get(at..)?.iter().position(|&c| c == b'\n').map(|i| at + i)
+}
+
 /// Reads one line, keeping at most `MAX_LINE + 1` bytes of it (the rest is
 /// consumed and dropped, so an endless line cannot exhaust memory).
 fn read_bounded_line(input: &mut dyn Input, buf: &mut Vec<u8>) -> io::Result<usize> {
@@ -305,15 +342,42 @@ pub fn disasm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<S
 
 /// Disassembles machine code in the syntax (and padding) `opts` names.
 pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: Streams) -> io::Result<Stats> {
-    let decoder = isa.decoder(gen_);
     let states = (0..workers()).map(|_| (isa.printer(gen_, opts), Vec::new())).collect();
-    each_line(io, states, |(printer, bytes), line, text| {
-        if let Err(e) = hex::read_line_into(line, format, bytes) {
+    each_line(io, states, Disasm { isa, decoder: isa.decoder(gen_), format })
+}
+
+/// A disassembler's answer to a line of bytes.
+struct Disasm<'a> {
+    isa: &'a Isa,
+    decoder: Decoder<'a>,
+    format: Format,
+}
+
+/// What a disassembling worker keeps: its printer, and the bytes of the
+/// line it reads.
+type DisasmState<'a> = (Printer<'a>, Vec<u8>);
+
+impl<'a> Answer<DisasmState<'a>> for Disasm<'a> {
+    fn text(&self, (printer, bytes): &mut DisasmState<'a>, line: &str, text: &mut String) -> bool {
+        if let Err(e) = hex::read_line_into(line, self.format, bytes) {
             text.push_str("error: ");
             text.push_str(&e);
             return false;
         }
-        match decoder.decode_bytes(bytes) {
+        self.instruction(printer, bytes, text)
+    }
+
+    /// A line of plain hex, as disassemblers write them, is read without
+    /// first checking it is text: it is ASCII by its reading.
+    fn unchecked(&self, (printer, bytes): &mut DisasmState<'a>, line: &[u8], text: &mut String) -> Option<bool> {
+        hex::read_plain_bytes(line, self.format, bytes).then(|| self.instruction(printer, bytes, text))
+    }
+}
+
+impl Disasm<'_> {
+    /// Prints the instruction `bytes` hold.
+    fn instruction(&self, printer: &mut Printer<'_>, bytes: &[u8], text: &mut String) -> bool {
+        match self.decoder.decode_bytes(bytes) {
             Ok((inst, len)) if len == bytes.len() => {
                 printer.print_to(&inst, text);
                 true
@@ -324,13 +388,13 @@ pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: St
             }
             Err(e) => {
                 // Where the target has a raw form, an unknown word prints in it.
-                let width = (isa.min_bits() / 8) as usize;
+                let width = (self.isa.min_bits() / 8) as usize;
                 if bytes.len() == width {
                     let mut bits = 0u128;
                     for (i, b) in bytes.iter().enumerate() {
                         bits |= (*b as u128) << (8 * i);
                     }
-                    if let Some(raw) = isa.format_raw(bits) {
+                    if let Some(raw) = self.isa.format_raw(bits) {
                         text.push_str(&raw);
                         return true;
                     }
@@ -339,7 +403,7 @@ pub fn disasm_with(isa: &Isa, gen_: u32, format: Format, opts: PrintOpts, io: St
                 false
             }
         }
-    })
+    }
 }
 
 /// Assembles text, one instruction per line.
@@ -349,14 +413,16 @@ pub fn asm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<Stat
 
 /// Assembles text written in syntax `syntax` (an index into `isa.syntaxes`).
 pub fn asm_in(isa: &Isa, gen_: u32, syntax: u16, format: Format, io: Streams) -> io::Result<Stats> {
-    each_line(io, vec![(); workers()], |(), line, text| match isa.assemble_in(line, gen_, syntax) {
-        Ok((bits, width)) => {
-            hex::write(bits, (width / 8) as usize, format, text);
-            true
-        }
-        Err(e) => {
-            let _ = write!(text, "error: {e}");
-            false
+    each_line(io, vec![(); workers()], |(): &mut (), line: &str, text: &mut String| {
+        match isa.assemble_in(line, gen_, syntax) {
+            Ok((bits, width)) => {
+                hex::write(bits, (width / 8) as usize, format, text);
+                true
+            }
+            Err(e) => {
+                let _ = write!(text, "error: {e}");
+                false
+            }
         }
     })
 }
@@ -371,6 +437,28 @@ mod tests {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let stats = batch(Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err }).unwrap();
         (String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap(), stats)
+    }
+
+    #[test]
+    fn a_line_end_is_found_where_it_is() {
+        let mut rng = isa_runtime::TestRng::new(11);
+        for _ in 0..20_000 {
+            let len = (rng.next_u64() % 40) as usize;
+            // Few line ends, and bytes one off from one (0x0b, 0x09, 0x8a).
+            let b: Vec<u8> = (0..len)
+                .map(|_| match rng.next_u64() % 16 {
+                    0 => b'\n',
+                    1 => 0x0b,
+                    2 => 0x09,
+                    3 => 0x8a,
+                    r => b'0' + r as u8,
+                })
+                .collect();
+            assert_eq!(find_newline(&b), b.iter().position(|&c| c == b'\n'), "{b:?}");
+        }
+        assert_eq!(find_newline(b"0123456701234567\n"), Some(16));
+        assert_eq!(find_newline(b"\n\n"), Some(0));
+        assert_eq!(find_newline(b""), None);
     }
 
     #[test]
