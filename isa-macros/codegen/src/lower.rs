@@ -1167,7 +1167,10 @@ impl<'b> Ctx<'_, 'b> {
         let mut requires = Vec::new();
         for b in &chain {
             if let Some(r) = &b.spec.requires {
-                requires.push(self.compile_expr(&r.value.0, &loc(&b.file, r), &defs));
+                // Each conjunct a condition of its own: checking stops at
+                // the first that fails (`H && ...` for a 16-bit operand's
+                // form need not read the rest for a 32-bit one).
+                isa_runtime::conjuncts(self.compile_expr(&r.value.0, &loc(&b.file, r), &defs), &mut requires);
             }
         }
         let mut ignore = Vec::new();
