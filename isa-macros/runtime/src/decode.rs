@@ -5,7 +5,7 @@ use crate::Direct;
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::DecodeError;
-use crate::eval::{Env, Step};
+use crate::eval::{Env, Given, Step};
 use crate::tables::{Isa, Range, Src, Ty};
 
 impl Isa {
@@ -62,7 +62,7 @@ impl Isa {
     pub fn length_of(&self, leaf: u16, bits: Bits, gen_: u32) -> Result<u32, DecodeError> {
         let l = &self.leaves[leaf as usize];
         let Some(e) = l.length else { return Ok(l.bits) };
-        let mut env = Env { isa: self, bits: bits & mask_of(0, l.min_bits), gen_, read: 0 };
+        let mut env = Env { isa: self, bits: bits & mask_of(0, l.min_bits), gen_, read: 0, given: Given::NONE };
         let path = [Step::top(leaf, (l.cases.len() - 1) as u16)];
         let n = env.eval(&path, e);
         if n < l.min_bits as i64 || n > l.bits as i64 || n % 8 != 0 {
@@ -87,7 +87,7 @@ impl Isa {
     /// `leaf` holds for the encoding `bits` (as `requires:` is evaluated).
     pub fn condition_holds(&self, leaf: u16, cond: crate::Expr, bits: Bits, gen_: u32) -> bool {
         let Some(l) = self.leaves.get(leaf as usize) else { return false };
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         let path = [Step::top(leaf, (l.cases.len() - 1) as u16)];
         env.eval(&path, cond) != 0
     }
@@ -96,7 +96,7 @@ impl Isa {
     /// (an instruction, then the operand sub-encodings down to the one `e`
     /// belongs to) for the encoding `bits`: what decoding computes there.
     pub fn eval_at(&self, path: &[Step], e: crate::Expr, bits: Bits, gen_: u32) -> i64 {
-        Env { isa: self, bits, gen_, read: 0 }.eval(path, e)
+        Env { isa: self, bits, gen_, read: 0, given: Given::NONE }.eval(path, e)
     }
 
     /// Whether the enum fields and operand sub-encodings of `leaf`'s case in
@@ -112,7 +112,7 @@ impl Isa {
     /// The case of instruction `leaf` in force for the encoding `bits` (the
     /// reference semantics the decoding tables tabulate).
     pub fn case_in_force(&self, leaf: u16, bits: Bits, gen_: u32) -> u16 {
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         let mut path = [Step::top(leaf, 0)];
         self.select_case(&mut env, &mut path, 0, 0)
     }
@@ -126,7 +126,7 @@ impl Isa {
             return false;
         }
         let inst = Inst { leaf, len: (l.bits / 8) as u8, bits };
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         let mut path = [Step::top(leaf, case); MAX_DEPTH];
         self.check_field(&mut env, &inst, &mut path, 0, field, true).is_ok()
     }
@@ -236,7 +236,7 @@ impl Isa {
     /// The instruction at the start of `bits`: the encoding the decoder picks,
     /// before checking its operands.
     pub fn select_instruction(&self, bits: Bits, gen_: u32) -> Option<u16> {
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         let mut path = [Step::top(0, 0)];
         self.select_leaf(&mut env, &mut path, 0, 0, (0, &[]), 0)
     }
@@ -284,7 +284,7 @@ impl Isa {
         depth: usize,
         fast: bool,
     ) -> Result<(), DecodeError> {
-        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0, given: Given::NONE };
         let case = self.select_case(&mut env, &mut path[..], depth, 0);
         path[depth].case = case;
         let leaf = &self.leaves[path[depth].leaf as usize];
@@ -350,7 +350,7 @@ impl Isa {
     /// Reads a field of the instruction's chosen case by name (signed fields are
     /// sign-extended). Operand sub-encodings are returned as their raw bits.
     pub fn field(&self, inst: &Inst, gen_: u32, name: &str) -> Option<i64> {
-        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0, given: Given::NONE };
         let mut path = [Step::top(inst.leaf, 0)];
         let case = self.select_case(&mut env, &mut path, 0, 0);
         path[0].case = case;
@@ -397,7 +397,7 @@ impl Isa {
         depth: usize,
         known: KnownForm<'_>,
     ) -> Bits {
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         let case = self.select_case(&mut env, &mut path[..], depth, 0);
         path[depth].case = case;
         let leaf = &self.leaves[path[depth].leaf as usize];
@@ -492,7 +492,7 @@ impl Isa {
             return Vec::new();
         }
         let bits = inst.bits & !self.ignored_and_set(inst, gen_, known);
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         // Fields as the case in force defines them (a field that moves between
         // generations is read where this generation keeps it).
         let mut path = [Step::top(inst.leaf, (leaf.cases.len() - 1) as u16)];

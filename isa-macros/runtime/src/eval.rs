@@ -19,6 +19,32 @@ pub(crate) struct Env<'a> {
     pub gen_: u32,
     /// Bits of the word that evaluation looked at (the assembler's solver uses it).
     pub read: Bits,
+    /// Parameter values known without evaluation (see [`Given`]).
+    pub given: Given,
+}
+
+/// The parameter values of the leaf at one depth of the scope, evaluated
+/// once by whoever set them. A printer descending into an operand knows
+/// them for as long as it prints the operand (the scope above does not
+/// change meanwhile), and a value passed down through nested operands
+/// (GCN's literal, from the instruction through a source to its scalar
+/// form) would otherwise be evaluated again, level by level, at each read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Given {
+    /// The depth whose leaf's parameters these are; [`Given::NONE`]'s is
+    /// no depth.
+    pub depth: u8,
+    /// Parameter `i`'s value, for `i` below [`Given::MAX`].
+    pub values: [i64; Given::MAX],
+}
+
+impl Given {
+    /// Parameters held (as many as a remembered operand's group may
+    /// have); a leaf's further ones are evaluated.
+    pub const MAX: usize = crate::memo::MAX_PARAMS;
+
+    /// Nothing known.
+    pub const NONE: Given = Given { depth: u8::MAX, values: [0; Given::MAX] };
 }
 
 /// Whether `m` is a run of low ones (`0xffff`): `F & m` is F's low bits.
@@ -71,6 +97,11 @@ impl Env<'_> {
         let n = path.len();
         if n < 2 {
             return 0;
+        }
+        if n - 1 == self.given.depth as usize
+            && let Some(&v) = self.given.values.get(p as usize)
+        {
+            return v;
         }
         let step = path[n - 1];
         let parent = &path[..n - 1];

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::bits::Bits;
-use crate::eval::{Env, Step};
+use crate::eval::{Env, Given, Step};
 use crate::tables::{Expr, Field, Isa, Op, Src};
 
 /// Widest source field tabulated: at most 2^10 evaluations, once per key.
@@ -166,7 +166,7 @@ pub(crate) fn source_of(
     // they do not read the source itself).
     let own = step.insert(0, ranges, crate::bits::mask_of(0, width)).1;
     let mut params = [0i64; MAX_PARAMS];
-    let mut env = Env { isa, bits, gen_, read: 0 };
+    let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
     for (slot, p) in (0..32u16).filter(|p| r.params >> p & 1 == 1).enumerate() {
         params[slot] = env.param(path, p);
     }
@@ -214,7 +214,7 @@ fn tabulate(
     let mut table: Table = (0..1u32 << width)
         .map(|s| {
             let bits = step.insert(bits, ranges, s as u128).0;
-            let mut env = Env { isa, bits, gen_, read: 0 };
+            let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
             Entry { value: env.eval(path, e), and: s, or: s }
         })
         .collect();

@@ -54,7 +54,6 @@ impl Key {
     /// The key of an operand of `group` at `depth` whose word is `word` and
     /// whose parameters are `params`, if it fits.
     pub fn new(group: u16, depth: usize, word: Bits, params: &[i64]) -> Option<Key> {
-        const LIMIT: i64 = 1 << (PARAM_BITS - 1);
         if params.len() > MAX_PARAMS || depth >= 16 || word >> WORD_BITS != 0 {
             return None;
         }
@@ -62,12 +61,18 @@ impl Key {
         k = k << WORD_BITS | word;
         for i in 0..MAX_PARAMS {
             let v = params.get(i).copied().unwrap_or(0);
-            if !(-LIMIT..LIMIT).contains(&v) {
+            if !Key::holds(v) {
                 return None;
             }
             k = k << PARAM_BITS | (v as u128 & ((1 << PARAM_BITS) - 1));
         }
         Some(Key(k))
+    }
+
+    /// Whether a parameter's value fits a key.
+    pub fn holds(v: i64) -> bool {
+        const LIMIT: i64 = 1 << (PARAM_BITS - 1);
+        (-LIMIT..LIMIT).contains(&v)
     }
 
     /// The group it belongs to, and its word.

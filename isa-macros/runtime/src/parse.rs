@@ -12,7 +12,7 @@
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::{AsmError, field_range};
-use crate::eval::{Env, Step};
+use crate::eval::{Env, Given, Step};
 use crate::inverse::Source;
 use crate::mnemonics::is_word;
 use crate::print::{f16_to_f32, format_raw};
@@ -966,7 +966,7 @@ impl<'a> Parser<'a> {
         let mut settled = Vec::new();
         for (i, c) in st.cons.iter_mut().enumerate() {
             if matches!(c.want, Want::FalseUnlessSpelled) {
-                let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+                let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
                 let v = check(&mut env, &st.steps, &Con { want: Want::Truthy(true), ..*c });
                 c.want = Want::Truthy(v && env.read & !st.bound == 0);
                 settled.push(i);
@@ -1011,7 +1011,7 @@ impl<'a> Parser<'a> {
     /// decided by the bits bound so far; `None` when a constraint reads an
     /// unbound bit.
     fn decided(&self, st: &St, leaf: u16) -> Option<bool> {
-        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
         // A constraint that fails reading only bound bits fails whatever the
         // other bits are, so stopping at the first failure decides too.
         let holds =
@@ -1025,7 +1025,7 @@ impl<'a> Parser<'a> {
     /// both come to. `None` when they read more, or when trying a value
     /// makes them read another.
     fn solve_one_bit(&self, st: &mut St, leaf: u16) -> Option<Result<(), String>> {
-        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
         for c in st.cons.iter().filter(|c| !c.known(st)) {
             check(&mut env, &st.steps, c);
         }
@@ -1036,7 +1036,7 @@ impl<'a> Parser<'a> {
         }
         for v in [0, free] {
             let bits = (st.bits & !free) | v;
-            let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
+            let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0, given: Given::NONE };
             // A constraint that fails reading only bound bits and this one
             // rules the value out, whatever the others say.
             // A known constraint reads only bound bits, not this one.
@@ -1066,7 +1066,7 @@ impl<'a> Parser<'a> {
         if matches!(c.what, What::Form { .. }) || matches!(c.want, Want::FalseUnlessSpelled) {
             return true;
         }
-        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
         let holds = check(&mut env, &st.steps, c);
         if env.read & !st.bound != 0 {
             return true;
@@ -1087,7 +1087,13 @@ impl<'a> Parser<'a> {
                 return false;
             }
             for a in 0..(1u64 << n) {
-                let mut env = Env { isa: self.isa, bits: st.bits | deposit(a, free), gen_: self.gen_, read: 0 };
+                let mut env = Env {
+                    isa: self.isa,
+                    bits: st.bits | deposit(a, free),
+                    gen_: self.gen_,
+                    read: 0,
+                    given: Given::NONE,
+                };
                 let ok = check(&mut env, &st.steps, c);
                 let newly = env.read & !st.bound & !free;
                 if newly != 0 {
@@ -1114,7 +1120,7 @@ impl<'a> Parser<'a> {
             let mut best: Option<(usize, Bits, (bool, u32))> = None;
             let mut frees = Vec::with_capacity(st.cons.len());
             for (i, c) in st.cons.iter().enumerate() {
-                let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+                let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
                 let holds = check(&mut env, &st.steps, c);
                 let free = env.read & !st.bound;
                 frees.push(free);
@@ -1146,7 +1152,7 @@ impl<'a> Parser<'a> {
                 }
                 for a in 0..(1u64 << n) {
                     let bits = st.bits | deposit(a, free);
-                    let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
+                    let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0, given: Given::NONE };
                     let ok = check(&mut env, &st.steps, &st.cons[i])
                         && together.iter().all(|&j| check(&mut env, &st.steps, &st.cons[j]));
                     let newly = env.read & !st.bound & !free;
@@ -1168,7 +1174,7 @@ impl<'a> Parser<'a> {
                 None => return None,
             }
         }
-        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0 };
+        let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
         if st.cons.iter().all(|c| check(&mut env, &st.steps, c)) { Some(Ok(())) } else { None }
     }
 
@@ -1182,7 +1188,7 @@ impl<'a> Parser<'a> {
             }
             for a in 0..(1u64 << n) {
                 let bits = st.bits | deposit(a, free);
-                let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0 };
+                let mut env = Env { isa: self.isa, bits, gen_: self.gen_, read: 0, given: Given::NONE };
                 let ok = st.cons.iter().all(|c| check(&mut env, &st.steps, c)) && self.fits_length(&mut env, leaf);
                 let newly = env.read & !st.bound & !free;
                 if newly != 0 {

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
-use crate::eval::{Env, Step};
+use crate::eval::{Env, Given, Step};
 use crate::memo::{Key, MAX_PARAMS, Memo};
 use crate::print_plan::{Arg, Operand, Piece, PrintPlans, bits_value};
 use crate::tables::{Isa, PrintOpts, Src, Tok, Ty};
@@ -35,7 +35,7 @@ impl Isa {
         memo: Option<(&mut Memo, &mut PrintPlans)>,
         out: &mut String,
     ) {
-        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0, given: Given::NONE };
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
         let syntax = self.syntaxes.get(opts.syntax as usize);
         let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
@@ -73,24 +73,30 @@ impl Isa {
                 &Piece::Scalar { ranges, signed, ty, width } => {
                     format_value(self, ty, bits_value(env.bits, ranges, signed), width, out)
                 }
-                Piece::Operand(op) => match line.memo.as_deref_mut().and_then(|m| self.operand_key(env, path, op, m)) {
-                    Some((key, at)) => self.print_operand(env, path, op, (key, at), out, line),
-                    None => self.print_field(env, path, 0, case, op.field, out, line),
-                },
+                Piece::Operand(op) => {
+                    let mut args = Args::NONE;
+                    match line.memo.as_deref_mut().and_then(|m| self.operand_key(env, path, op, m, &mut args)) {
+                        Some((key, at)) => self.print_operand(env, path, op, (key, at, args), out, line),
+                        None => self.print_field(env, path, 0, case, op.field, out, line),
+                    }
+                }
                 &Piece::Field(i) => self.print_field(env, path, 0, case, i, out, line),
             }
         }
     }
 
     /// The key operand `op` of the instruction at `path[0]` is remembered
-    /// under, if it may be, and where the operand sits.
+    /// under, if it fits one, and where the operand sits; `None` when the
+    /// operand is not remembered. The parameters evaluated for the key are
+    /// kept in `args`.
     fn operand_key(
         &self,
         env: &mut Env<'_>,
         path: &[Step; MAX_DEPTH],
         op: &Operand,
         memo: &mut Memo,
-    ) -> Option<(Key, (u32, &'static [crate::Range]))> {
+        args: &mut Args,
+    ) -> Option<(Option<Key>, At)> {
         if !memo.remembers(op.group) {
             return None;
         }
@@ -98,49 +104,52 @@ impl Isa {
         let g = &self.groups[op.group as usize];
         let word = place(at).word(env.bits, g.bits);
         let reads = memo.reads(self, op.group, word);
-        let key = self.key_of(op.group, 1, word, reads, |i| {
-            Some(match *op.args.get(i)? {
-                Arg::Const(x) => x,
-                Arg::Bits { ranges, signed } => bits_value(env.bits, ranges, signed),
-                Arg::Expr(e) => env.eval(&path[..1], e),
-            })
+        let key = self.key_of(op.group, 1, word, reads, args, |i| match op.args.get(i) {
+            Some(&Arg::Const(x)) => x,
+            Some(&Arg::Bits { ranges, signed }) => bits_value(env.bits, ranges, signed),
+            Some(&Arg::Expr(e)) => env.eval(&path[..1], e),
+            None => 0,
         });
-        Some((key?, at))
+        Some((key, at))
     }
 
     /// Prints operand `op` of the instruction at `path[0]`, remembered
-    /// under `key` and sitting at `at`: from memory when its text is there,
-    /// else from the tables (and remembered).
+    /// under `key` (if it fits one) and sitting at `at`: from memory when
+    /// its text is there, else from the tables (and remembered).
     fn print_operand(
         &self,
         env: &mut Env<'_>,
         path: &mut [Step; MAX_DEPTH],
         op: &Operand,
-        (key, at): (Key, (u32, &'static [crate::Range])),
+        (key, at, args): (Option<Key>, At, Args),
         out: &mut String,
         line: &mut Line<'_>,
     ) {
-        if let Some(text) = line.memo.as_deref_mut().and_then(|m| m.get(&key)) {
+        if let Some(text) = key.as_ref().zip(line.memo.as_deref_mut()).and_then(|(k, m)| m.get(k)) {
             out.push_str(text);
             return;
         }
-        self.print_nested(env, path, 0, (op.group, op.field, at), Some(key), out, line);
+        self.print_nested(env, path, 0, (op.group, op.field, at), (key, args), out, line);
     }
 
     /// Prints the operand of `group` in field `via` of the case chosen at
-    /// `depth`, sitting at `at`, and remembers its text under `key`.
+    /// `depth`, sitting at `at`, and remembers its text under `key`; `args`
+    /// holds the parameters already evaluated for the key.
     #[allow(clippy::too_many_arguments)]
     fn print_nested(
         &self,
         env: &mut Env<'_>,
         path: &mut [Step; MAX_DEPTH],
         depth: usize,
-        (group, via, at): (u16, u16, (u32, &'static [crate::Range])),
-        key: Option<Key>,
+        (group, via, at): (u16, u16, At),
+        (key, args): (Option<Key>, Args),
         out: &mut String,
         line: &mut Line<'_>,
     ) {
         let start = out.len();
+        // Its parameters, for every read while it is printed.
+        let outer = env.given;
+        env.given = self.given(env, &path[..=depth], via, args);
         if self.pick_leaf(env, &mut path[..], depth + 1, group, at, via).is_some() {
             self.print_leaf(env, path, depth + 1, out, line);
             if let (Some(key), Some(memo)) = (key, &mut line.memo) {
@@ -150,6 +159,24 @@ impl Isa {
             // Decode already rejected this; printing stays total anyway.
             out.push('?');
         }
+        env.given = outer;
+    }
+
+    /// The parameters field `via` of the leaf at the end of `parent` passes
+    /// to its operand, as [`Env::param`] reads them (those in `args`
+    /// already evaluated): all of them, or nothing when they are more than
+    /// a [`Given`] holds.
+    fn given(&self, env: &mut Env<'_>, parent: &[Step], via: u16, mut args: Args) -> Given {
+        let Some(&step) = parent.last() else { return Given::NONE };
+        let field = &self.leaves[step.leaf as usize].cases[step.case as usize].fields[via as usize];
+        let Ty::Group { params, .. } = field.ty else { return Given::NONE };
+        if params.len() > Given::MAX {
+            return Given::NONE;
+        }
+        for (i, &e) in params.iter().enumerate() {
+            args.get(i, || env.eval(parent, e));
+        }
+        Given { depth: parent.len() as u8, values: args.values }
     }
 
     /// The assembly text of `inst`.
@@ -219,12 +246,13 @@ impl Isa {
         let field = &case.fields[i as usize];
         if let (Ty::Group { group, params }, Src::Bits(ranges)) = (field.ty, field.src) {
             let at = path[depth].child(ranges).filter(|_| depth + 1 < MAX_DEPTH);
+            let mut args = Args::NONE;
             let key = match (&mut line.memo, at) {
                 (Some(memo), Some(at)) if memo.remembers(group) => {
                     let at = Step { via: i, ..place(at) };
                     let word = at.word(env.bits, self.groups[group as usize].bits);
                     let reads = memo.reads(self, group, word);
-                    let key = self.memo_key(env, &path[..=depth], (group, params), word, reads);
+                    let key = self.memo_key(env, &path[..=depth], (group, params), word, reads, &mut args);
                     if let Some(text) = key.as_ref().and_then(|k| memo.get(k)) {
                         out.push_str(text);
                         return;
@@ -234,7 +262,7 @@ impl Isa {
                 _ => None,
             };
             match at {
-                Some(at) => self.print_nested(env, path, depth, (group, i, at), key, out, line),
+                Some(at) => self.print_nested(env, path, depth, (group, i, at), (key, args), out, line),
                 None => out.push('?'),
             }
             return;
@@ -252,7 +280,7 @@ impl Isa {
     /// (` clamp`, `(sy)`, ` offset:16`) without knowing its syntax.
     pub fn field_text(&self, leaf: u16, set: &str, value: i64, show: &str, gen_: u32) -> Result<String, String> {
         let bits = crate::Builder::for_leaf(self, leaf).set(set, value).map_err(|e| e.to_string())?.bits();
-        let mut env = Env { isa: self, bits, gen_, read: 0 };
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         let mut path = [Step::top(leaf, 0); MAX_DEPTH];
         let ci = self.select_case(&mut env, &mut path[..], 0, 0);
         path[0].case = ci;
@@ -267,7 +295,7 @@ impl Isa {
     /// What the text of an operand whose word is `word` depends on (see
     /// [`crate::memo`]), if it fits a key: the values of the parameters it
     /// `reads` (bit `i` for parameter `i`) that its field passes in,
-    /// evaluated at `parent`; the others are left zero.
+    /// evaluated at `parent` (and kept in `args`); the others are left zero.
     fn memo_key(
         &self,
         env: &mut Env<'_>,
@@ -275,30 +303,63 @@ impl Isa {
         (group, params): (u16, &[crate::Expr]),
         word: crate::Bits,
         reads: u8,
+        args: &mut Args,
     ) -> Option<Key> {
-        self.key_of(group, parent.len(), word, reads, |i| Some(env.eval(parent, params.get(i)?)))
+        self.key_of(group, parent.len(), word, reads, args, |i| params.get(i).map_or(0, |&e| env.eval(parent, e)))
     }
 
     /// The key of an operand of `group` at `depth` whose word is `word`,
     /// if it fits one: the parameters it `reads` (bit `i` for parameter
-    /// `i`) valued by `value`; the others, and those the field does not pass
-    /// (`value` gives `None`), zero, as `Env::param` reads them.
+    /// `i`) valued by `value` (0 for those the field does not pass, as
+    /// `Env::param` reads them) and kept in `args`; the others zero. The
+    /// first value too wide for a key ends the search.
     fn key_of(
         &self,
         group: u16,
         depth: usize,
         word: crate::Bits,
         reads: u8,
-        mut value: impl FnMut(usize) -> Option<i64>,
+        args: &mut Args,
+        mut value: impl FnMut(usize) -> i64,
     ) -> Option<Key> {
         let mut values = [0; MAX_PARAMS];
         let values = values.get_mut(..self.groups[group as usize].params.len())?;
         for (i, v) in values.iter_mut().enumerate() {
             if reads & 1 << i != 0 {
-                *v = value(i).unwrap_or(0);
+                *v = args.get(i, || value(i));
+                if !Key::holds(*v) {
+                    return None;
+                }
             }
         }
         Key::new(group, depth, word, values)
+    }
+}
+
+/// An operand's parameter values as far as they have been evaluated:
+/// `values[i]` is parameter `i`'s when bit `i` of `have` is set. The key
+/// under which a printer remembers an operand's text needs some of them,
+/// and printing it, when the text is not there, needs them all.
+#[derive(Clone, Copy)]
+struct Args {
+    values: [i64; Given::MAX],
+    have: u8,
+}
+
+impl Args {
+    const NONE: Args = Args { values: [0; Given::MAX], have: 0 };
+
+    /// Parameter `i`'s value, from `value` the first time (`i` below
+    /// [`Given::MAX`]; any other is not kept).
+    fn get(&mut self, i: usize, value: impl FnOnce() -> i64) -> i64 {
+        if i >= Given::MAX {
+            return value();
+        }
+        if self.have & 1 << i == 0 {
+            self.values[i] = value();
+            self.have |= 1 << i;
+        }
+        self.values[i]
     }
 }
 
@@ -328,8 +389,12 @@ impl Printer<'_> {
     }
 }
 
+/// Where an operand sits in the instruction word: its first bit, and the
+/// bits its parent gathers (see [`Step::child`]).
+type At = (u32, &'static [crate::Range]);
+
 /// Where an operand of a field sits, as a step without its leaf chosen yet.
-fn place(at: (u32, &'static [crate::Range])) -> Step {
+fn place(at: At) -> Step {
     Step { leaf: 0, case: 0, base: at.0, via: 0, map: at.1 }
 }
 

@@ -107,7 +107,7 @@ impl PrintPlans {
 fn fixed_case(isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<u16> {
     let l = &isa.leaves[leaf as usize];
     let default = l.cases.len().checked_sub(1)? as u16;
-    let mut env = crate::eval::Env { isa, bits: 0, gen_, read: 0 };
+    let mut env = crate::eval::Env { isa, bits: 0, gen_, read: 0, given: crate::eval::Given::NONE };
     let path = [crate::place::Step::top(leaf, default)];
     for (i, case) in l.cases.iter().enumerate() {
         if case.parse_only || !case.applies_in(syntax) {
