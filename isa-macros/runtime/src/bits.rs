@@ -9,6 +9,10 @@ pub type Bits = u128;
 pub const fn mask_of(lo: u32, width: u32) -> Bits {
     if width == 0 {
         0
+    } else if lo.saturating_add(width) <= 64 {
+        // Most fields lie in the first 64 bits: two 64-bit shifts where
+        // 128-bit ones take several instructions each.
+        ((u64::MAX >> (64 - width)) << lo) as Bits
     } else if width >= 128 {
         !0
     } else {
@@ -23,6 +27,13 @@ pub fn width_of(ranges: &[Range]) -> u32 {
 
 /// Reads a field made of `ranges` (most significant part first), at `base`.
 pub fn extract(bits: Bits, base: u32, ranges: &[Range]) -> u128 {
+    // One range (most fields) within the first 64 bits: 64-bit arithmetic.
+    if let [r] = ranges {
+        let (lo, w) = (base + r.lo as u32, r.width as u32);
+        if w > 0 && lo + w <= 64 {
+            return ((bits as u64 >> lo) & (u64::MAX >> (64 - w))) as u128;
+        }
+    }
     let mut v: u128 = 0;
     for r in ranges {
         let w = r.width as u32;
@@ -88,5 +99,29 @@ mod tests {
         assert_eq!(mask_of(4, 4), 0xf0);
         assert_eq!(mask_of(0, 128), !0);
         assert_eq!(mask_of(3, 0), 0);
+        assert_eq!(mask_of(0, 64), u64::MAX as u128);
+        assert_eq!(mask_of(63, 1), 1 << 63);
+        assert_eq!(mask_of(60, 8), 0xff << 60, "across bit 64");
+        assert_eq!(mask_of(64, 64), (u64::MAX as u128) << 64);
+        assert_eq!(mask_of(1, 127), !1);
+    }
+
+    /// Every one-range field of a 128-bit word reads what shifting and
+    /// masking by hand gives, within the first 64 bits and past them.
+    #[test]
+    fn one_range_reads_as_by_hand() {
+        let bits: Bits = 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978;
+        for lo in 0..128u32 {
+            for width in 0..=(128 - lo).min(127) {
+                let want = (bits >> lo) & ((1u128 << width) - 1);
+                let r = [Range { lo: lo as u8, width: width as u8 }];
+                assert_eq!(extract(bits, 0, &r), want, "lo {lo} width {width}");
+                if lo >= 4 {
+                    let r = [Range { lo: (lo - 4) as u8, width: width as u8 }];
+                    assert_eq!(extract(bits, 4, &r), want, "base 4, lo {lo} width {width}");
+                }
+                assert_eq!(mask_of(lo, width), ((1u128 << width) - 1) << lo, "lo {lo} width {width}");
+            }
+        }
     }
 }
