@@ -45,6 +45,10 @@ impl Step {
 
     /// This leaf's view of the instruction word: `width` bits from its start.
     pub(crate) fn word(&self, bits: Bits, width: u32) -> Bits {
+        if self.map.is_empty() && width > 0 && self.base + width <= 64 {
+            // Most operands lie in the first 64 bits: 64-bit shifts.
+            return ((bits as u64 >> self.base) & (u64::MAX >> (64 - width))) as Bits;
+        }
         let w =
             if self.map.is_empty() { bits.checked_shr(self.base).unwrap_or(0) } else { self.gather(bits) >> self.base };
         w & crate::bits::mask_of(0, width)
@@ -85,6 +89,20 @@ impl Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An operand's word, within the first 64 bits or past them, is its
+    /// bits shifted down and masked.
+    #[test]
+    fn a_word_is_its_bits_from_its_base() {
+        let bits: Bits = 0x8edc_ba98_7654_3210_8f1e_2d3c_4b5a_6978;
+        for base in 0..128u32 {
+            for width in 0..=128 - base {
+                let step = Step { leaf: 0, case: 0, base, via: 0, map: &[] };
+                let want = if width == 128 { bits } else { (bits >> base) & ((1u128 << width) - 1) };
+                assert_eq!(step.word(bits, width), want, "base {base} width {width}");
+            }
+        }
+    }
 
     #[test]
     fn split_operands_see_their_ranges_concatenated() {

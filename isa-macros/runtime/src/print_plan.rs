@@ -59,6 +59,15 @@ pub(crate) enum Arg {
 /// A field's value from the word, as [`crate::eval::Env::field`] reads it at
 /// depth 0: the ranges gathered, sign-extended for a signed type.
 pub(crate) fn bits_value(bits: crate::Bits, ranges: &[Range], signed: bool) -> i64 {
+    // One range within the first 64 bits (most fields): 64-bit arithmetic.
+    if let [r] = ranges
+        && r.width > 0
+        && r.lo as u32 + r.width as u32 <= 64
+    {
+        let unused = 64 - r.width as u32;
+        let v = (bits as u64) << (unused - r.lo as u32);
+        return if signed { v as i64 >> unused } else { (v >> unused) as i64 };
+    }
     crate::bits::field_value(crate::bits::extract(bits, 0, ranges), crate::bits::width_of(ranges), signed)
 }
 
@@ -192,5 +201,17 @@ mod tests {
         assert_eq!(bits_value(bits, &SPLIT, false), 0b1111);
         assert_eq!(bits_value(bits, &SPLIT, true), -1);
         assert_eq!(bits_value(0x30, &LOW, true), 3, "a clear sign bit");
+        // Every one-range field, either side of bit 64, reads as the
+        // general reading does.
+        let bits: crate::Bits = 0x8edc_ba98_7654_3210_8f1e_2d3c_4b5a_6978;
+        for lo in 0..128u8 {
+            for width in 1..=(128 - lo).min(64) {
+                let r = [Range { lo, width }];
+                for signed in [false, true] {
+                    let want = crate::bits::field_value(crate::bits::extract(bits, 0, &r), width as u32, signed);
+                    assert_eq!(bits_value(bits, &r, signed), want, "lo {lo} width {width} signed {signed}");
+                }
+            }
+        }
     }
 }
