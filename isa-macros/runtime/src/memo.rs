@@ -192,6 +192,30 @@ impl Memo {
         std::str::from_utf8(&s.text[..s.len as usize]).ok()
     }
 
+    /// Where the dense table's cells for `combo` (a key whose word is 0)
+    /// start, when its group's texts are kept there and the combination
+    /// has its cells: they stay where they are for the printer's life.
+    pub fn cells_of(&self, combo: &Key) -> Option<u32> {
+        if self.dense_bits.get(combo.group()).is_none_or(|&b| b == NOT_DENSE) {
+            return None;
+        }
+        let (_, start) = self.dense.combos.get(self.dense.entry(combo)?)?;
+        (*start != u32::MAX).then_some(*start)
+    }
+
+    /// The text kept for the operand of group `g` whose word is `word`, in
+    /// the cells starting at `start` (see [`Memo::cells_of`]): what
+    /// [`Memo::get`] finds for the key of that combination and word.
+    pub fn cell_text(&mut self, g: u16, start: u32, word: Bits) -> Option<&str> {
+        let &bits = self.dense_bits.get(g as usize)?;
+        if bits == NOT_DENSE || word >> bits != 0 {
+            return None;
+        }
+        let text = self.dense.text(start, word as usize)?;
+        self.hits += 1;
+        Some(text)
+    }
+
     /// Remembers `text` for `key`, in place of what shared its slot; a text
     /// too long to keep is not remembered.
     pub fn put(&mut self, key: Key, text: &str) {
@@ -279,7 +303,12 @@ impl Dense {
             return None;
         }
         let (_, start) = self.combos.get(self.entry(&key.without_word())?)?;
-        let cell = *self.cells.get(*start as usize + key.word() as usize)?;
+        self.text(*start, key.word() as usize)
+    }
+
+    /// The text in cell `word` of the cells starting at `start`.
+    fn text(&self, start: u32, word: usize) -> Option<&str> {
+        let cell = *self.cells.get((start as usize).checked_add(word)?)?;
         if cell == 0 {
             return None;
         }
@@ -616,6 +645,32 @@ mod tests {
         assert_eq!(m.get(&key(3, 1, 256, 1)), Some("wide"));
         assert_eq!(m.get(&key(5, 1, 5, 1)), Some("v5"));
         assert_eq!(m.slots.len(), SLOTS);
+    }
+
+    /// A combination's cells, once found, give what the whole key gives.
+    #[test]
+    fn a_combination_s_cells_give_its_words_texts() {
+        let mut m = dense_memo();
+        assert_eq!(m.cells_of(&key(3, 1, 0, 1)), None, "no cells before a text");
+        m.put(key(3, 1, 5, 1), "s[4:5]");
+        m.put(key(3, 1, 5, 2), "s[4:7]");
+        let one = m.cells_of(&key(3, 1, 0, 1)).expect("cells for parameter 1");
+        let two = m.cells_of(&key(3, 1, 0, 2)).expect("cells for parameter 2");
+        assert_ne!(one, two);
+        assert_eq!(m.cell_text(3, one, 5), Some("s[4:5]"));
+        assert_eq!(m.cell_text(3, two, 5), Some("s[4:7]"));
+        assert_eq!(m.cell_text(3, one, 6), None, "a word not printed yet");
+        assert_eq!(m.cell_text(3, one, 256), None, "past the group's width");
+        assert_eq!(m.hits, 2);
+        // The cells stay where they are as others are added.
+        for p in 3..40 {
+            m.put(key(3, 1, 5, p), "s[..]");
+        }
+        assert_eq!(m.cells_of(&key(3, 1, 0, 1)), Some(one));
+        assert_eq!(m.cell_text(3, one, 5), Some("s[4:5]"));
+        // A group kept in the slots has no cells.
+        m.put(key(5, 1, 5, 1), "v5");
+        assert_eq!(m.cells_of(&key(5, 1, 0, 1)), None);
     }
 
     #[test]

@@ -74,6 +74,12 @@ impl Isa {
                     format_value(self, ty, bits_value(env.bits, ranges, signed), width, out)
                 }
                 Piece::Operand(op) => {
+                    if let Some(memo) = line.memo.as_deref_mut()
+                        && let Some(text) = self.kept_text(env, path, op, memo)
+                    {
+                        out.push_str(text);
+                        continue;
+                    }
                     let mut args = Args::NONE;
                     match line.memo.as_deref_mut().and_then(|m| self.operand_key(env, path, op, m, &mut args)) {
                         Some((key, at)) => self.print_operand(env, path, op, (key, at, args), out, line),
@@ -83,6 +89,41 @@ impl Isa {
                 &Piece::Field(i) => self.print_field(env, path, 0, case, i, out, line),
             }
         }
+    }
+
+    /// The text remembered for operand `op` of the instruction at
+    /// `path[0]` when every parameter its word reads is a constant of the
+    /// piece: the combination of its key less the word is then the same as
+    /// the last time these were read, and so are its cells, which the
+    /// piece keeps (what [`Memo::get`] finds for the whole key, without
+    /// building the key).
+    fn kept_text<'m>(
+        &self,
+        env: &Env<'_>,
+        path: &[Step; MAX_DEPTH],
+        op: &Operand,
+        memo: &'m mut Memo,
+    ) -> Option<&'m str> {
+        let at = path[0].child(op.ranges)?;
+        let word = place(at).word(env.bits, self.groups[op.group as usize].bits);
+        let reads = memo.reads(self, op.group, word);
+        if reads & !op.consts != 0 || !memo.remembers(op.group) {
+            return None;
+        }
+        let kept = op.cells.get();
+        let start = if kept != Operand::NO_CELLS && kept as u8 == reads {
+            (kept >> 8) as u32
+        } else {
+            let mut args = Args::NONE;
+            let combo = self.key_of(op.group, 1, 0, reads, &mut args, |i| match op.args.get(i) {
+                Some(&Arg::Const(x)) => x,
+                _ => 0,
+            })?;
+            let start = memo.cells_of(&combo)?;
+            op.cells.set(reads as u64 | (start as u64) << 8);
+            start
+        };
+        memo.cell_text(op.group, start, word)
     }
 
     /// The key operand `op` of the instruction at `path[0]` is remembered

@@ -41,6 +41,20 @@ pub(crate) struct Operand {
     pub field: u16,
     pub ranges: &'static [Range],
     pub args: Box<[Arg]>,
+    /// The parameters that are the same every time (bit `i` for parameter
+    /// `i`): constants, and those the field does not pass. When every
+    /// parameter an operand's word reads is one, its memory key less the
+    /// word is the same for every word that reads those.
+    pub consts: u8,
+    /// For such words, where the printer's dense table keeps their texts:
+    /// the parameters read and the start of the cells (see
+    /// [`crate::memo::Memo::cells_of`]), `reads | start << 8`, or
+    /// [`Operand::NO_CELLS`] while not known.
+    pub cells: std::cell::Cell<u64>,
+}
+
+impl Operand {
+    pub const NO_CELLS: u64 = u64::MAX;
 }
 
 /// A parameter value an operand receives.
@@ -162,8 +176,20 @@ fn field(isa: &Isa, case: &Case, i: u16) -> Piece {
             if g.params.len() > MAX_PARAMS || params.len() > MAX_PARAMS {
                 return Piece::Field(i);
             }
-            let args = params.iter().map(|e| arg(case, e)).collect();
-            Piece::Operand(Operand { group, field: i, ranges, args })
+            let args: Box<[Arg]> = params.iter().map(|e| arg(case, e)).collect();
+            let passed = args.iter().enumerate().fold(0u8, |m, (k, a)| match a {
+                Arg::Const(_) => m,
+                _ => m | 1 << k,
+            });
+            let consts = !passed;
+            Piece::Operand(Operand {
+                group,
+                field: i,
+                ranges,
+                args,
+                consts,
+                cells: std::cell::Cell::new(Operand::NO_CELLS),
+            })
         }
         Ty::Float { format: Some(_) } => Piece::Field(i),
         ty => Piece::Scalar { ranges, signed: f.is_signed(), ty, width: crate::bits::width_of(ranges) },
