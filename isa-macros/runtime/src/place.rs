@@ -44,6 +44,7 @@ impl Step {
     }
 
     /// This leaf's view of the instruction word: `width` bits from its start.
+    #[inline(always)]
     pub(crate) fn word(&self, bits: Bits, width: u32) -> Bits {
         if self.map.is_empty() && width > 0 && self.base + width <= 64 {
             // Most operands lie in the first 64 bits: 64-bit shifts.

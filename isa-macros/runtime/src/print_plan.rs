@@ -72,6 +72,7 @@ pub(crate) enum Arg {
 
 /// A field's value from the word, as [`crate::eval::Env::field`] reads it at
 /// depth 0: the ranges gathered, sign-extended for a signed type.
+#[inline(always)]
 pub(crate) fn bits_value(bits: crate::Bits, ranges: &[Range], signed: bool) -> i64 {
     // One range within the first 64 bits (most fields): 64-bit arithmetic.
     if let [r] = ranges
