@@ -228,14 +228,16 @@ mod tests {
         assert_eq!(bits_value(bits, &SPLIT, false), 0b1111);
         assert_eq!(bits_value(bits, &SPLIT, true), -1);
         assert_eq!(bits_value(0x30, &LOW, true), 3, "a clear sign bit");
-        // Every one-range field, either side of bit 64, reads as the
-        // general reading does.
+        // Every one-range field, either side of bit 64, reads as shifting,
+        // masking and sign-extending by hand does.
         let bits: crate::Bits = 0x8edc_ba98_7654_3210_8f1e_2d3c_4b5a_6978;
         for lo in 0..128u8 {
             for width in 1..=(128 - lo).min(64) {
                 let r = [Range { lo, width }];
+                let raw = (bits >> lo) & ((1u128 << width) - 1);
+                let negative = raw >> (width - 1) & 1 == 1;
                 for signed in [false, true] {
-                    let want = crate::bits::field_value(crate::bits::extract(bits, 0, &r), width as u32, signed);
+                    let want = if signed && negative { (raw as i128 - (1i128 << width)) as i64 } else { raw as i64 };
                     assert_eq!(bits_value(bits, &r, signed), want, "lo {lo} width {width} signed {signed}");
                 }
             }
