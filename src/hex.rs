@@ -1,6 +1,6 @@
 //! Reading and writing instruction bytes as text.
 
-use std::fmt::Write;
+use isa_specs::runtime::digits::push_hex;
 
 /// How machine code is written on a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,7 +254,7 @@ pub fn write(bits: u128, len: usize, format: Format, out: &mut String) {
                 for (j, b) in chunk.iter().enumerate() {
                     w |= (*b as u64) << (8 * j);
                 }
-                let _ = write!(out, "{w:0width$x}", width = chunk.len() * 2);
+                push_hex(out, w, chunk.len() * 2);
             }
         }
         Format::Bytes => {

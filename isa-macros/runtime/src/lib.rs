@@ -10,6 +10,7 @@ pub mod abi;
 mod bits;
 pub mod build;
 mod decode;
+pub mod digits;
 mod direct;
 mod dispatch;
 mod encode;

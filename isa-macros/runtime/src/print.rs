@@ -1,10 +1,9 @@
 //! Printing: walk the chosen case's template, formatting each field by its type.
 
-use std::fmt::Write;
-
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
+use crate::digits::{push_dec, push_hex, push_signed};
 use crate::eval::{Env, Given, Step};
 use crate::memo::{Key, MAX_PARAMS, Memo};
 use crate::print_plan::{Arg, Operand, Piece, PrintPlans, bits_value};
@@ -460,17 +459,12 @@ impl Line<'_> {
 /// Formats a scalar field value by its type.
 pub(crate) fn format_value(isa: &Isa, ty: Ty, v: i64, width: u32, out: &mut String) {
     match ty {
-        Ty::Uint | Ty::UintSat | Ty::Group { .. } => {
-            let _ = write!(out, "{}", v as u64 & width_mask(width));
-        }
-        Ty::Int => {
-            let _ = write!(out, "{v}");
-        }
-        Ty::Hex => {
-            let _ = write!(out, "{:x}", v as u64 & width_mask(width));
-        }
+        Ty::Uint | Ty::UintSat | Ty::Group { .. } => push_dec(out, v as u64 & width_mask(width)),
+        Ty::Int => push_signed(out, v),
+        Ty::Hex => push_hex(out, v as u64 & width_mask(width), 1),
         Ty::HexLit { .. } => {
-            let _ = write!(out, "0x{:x}", v as u64 & width_mask(width));
+            out.push_str("0x");
+            push_hex(out, v as u64 & width_mask(width), 1);
         }
         Ty::Bool { on, inverted } => {
             if (v != 0) != inverted {
@@ -479,22 +473,22 @@ pub(crate) fn format_value(isa: &Isa, ty: Ty, v: i64, width: u32, out: &mut Stri
         }
         Ty::Offset => {
             if v > 0 {
-                let _ = write!(out, "+{v}");
-            } else if v < 0 {
-                let _ = write!(out, "{v}");
+                out.push('+');
+            }
+            if v != 0 {
+                push_signed(out, v);
             }
         }
         Ty::UOffset => {
             if v != 0 {
-                let _ = write!(out, "+{}", v as u64 & width_mask(width));
+                out.push('+');
+                push_dec(out, v as u64 & width_mask(width));
             }
         }
         Ty::Float { .. } => format_float(v as u64 & width_mask(width), width, out),
         Ty::Enum(e) => match isa.enums[e as usize].values.iter().find(|x| x.value as i64 == v) {
             Some(x) => out.push_str(x.display),
-            None => {
-                let _ = write!(out, "{v}");
-            }
+            None => push_signed(out, v),
         },
     }
 }
@@ -511,14 +505,16 @@ pub(crate) fn format_float(raw: u64, width: u32, out: &mut String) {
         32 => f32::from_bits(raw as u32) as f64,
         64 => f64::from_bits(raw),
         _ => {
-            let _ = write!(out, "0x{raw:x}");
+            out.push_str("0x");
+            push_hex(out, raw, 1);
             return;
         }
     };
     // A NaN or an infinity prints as its bits: the assembler reads numbers,
     // not `NaN` or `inf` (and a NaN's payload would not survive the name).
     if !value.is_finite() {
-        let _ = write!(out, "0x{raw:x}");
+        out.push_str("0x");
+        push_hex(out, raw, 1);
         return;
     }
     let text = format!("{value:.6}");
@@ -527,7 +523,8 @@ pub(crate) fn format_float(raw: u64, width: u32, out: &mut String) {
     if back == Some(raw) {
         out.push_str(&text);
     } else {
-        let _ = write!(out, "0x{raw:x}");
+        out.push_str("0x");
+        push_hex(out, raw, 1);
     }
 }
 
