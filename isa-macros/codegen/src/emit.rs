@@ -362,6 +362,13 @@ impl Emit for Ignore {
     }
 }
 
+impl Emit for Intervals {
+    fn emit(&self) -> TokenStream {
+        let (c, o, s, t) = (self.conjunct.emit(), self.of.emit(), self.starts.emit(), self.then.emit());
+        quote!(::isa_runtime::Intervals { conjunct: #c, of: #o, starts: #s, then: #t })
+    }
+}
+
 impl Emit for Rule {
     fn emit(&self) -> TokenStream {
         let (c, m) = (self.check.emit(), self.message.emit());
@@ -406,6 +413,7 @@ impl Emit for Leaf {
         let rules = self.rules.emit();
         let ignore = self.ignore.emit();
         let requires = self.requires.emit();
+        let intervals = self.intervals.emit();
         let sched = self.sched.emit();
         let flags = self.flags.emit();
         let doc = self.doc.emit();
@@ -413,7 +421,8 @@ impl Emit for Leaf {
         let name_suffix = self.name_suffix.emit();
         quote!(::isa_runtime::Leaf {
             key: #key, name: #name, group: #group, bits: #bits, min_bits: #min_bits, length: #length, gen_min: #gmin, gen_max: #gmax,
-            mask: #mask, value: #value, dontcare: #dc, cases: #cases, requires: #requires, ignore: #ignore, rules: #rules,
+            mask: #mask, value: #value, dontcare: #dc, cases: #cases, requires: #requires, intervals: #intervals,
+            ignore: #ignore, rules: #rules,
             sched: #sched, flags: #flags, doc: #doc, names: #names, name_suffix: #name_suffix,
         })
     }

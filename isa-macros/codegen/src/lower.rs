@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use isa_runtime::{
-    Bits, Case, Enum, EnumValue, Field, Gen, GenValue, Group, Ignore, Isa, Leaf, Op, Param, Range, RawSyntax, Rule,
-    SchedClass, Src, Syntax, Tok, Ty, mask_of,
+    Bits, Case, Enum, EnumValue, Expr, Field, Gen, GenValue, Group, Ignore, Intervals, Isa, Leaf, Op, Param, Range,
+    RawSyntax, Rule, SchedClass, Src, Syntax, Tok, Ty, mask_of,
 };
 
 use crate::diag::{Diagnostic, Diags, Loc};
@@ -48,6 +48,22 @@ fn leak<T>(v: Vec<T>) -> &'static [T] {
 
 pub(crate) fn leak_str(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
+}
+
+/// The `requires` conjuncts read by intervals of a value they compare with
+/// constants (a literal against every inline constant's value).
+fn intervals_of(requires: &[Expr]) -> &'static [Intervals] {
+    let found = requires.iter().enumerate().filter_map(|(i, e)| Some((i, isa_runtime::intervals::find(e)?)));
+    leak(
+        found
+            .map(|(i, f)| Intervals {
+                conjunct: i as u16,
+                of: f.of,
+                starts: leak(f.starts),
+                then: leak(f.then.into_iter().map(leak).collect()),
+            })
+            .collect(),
+    )
 }
 
 /// The same tables with the precomputed decoder attached.
@@ -1173,6 +1189,7 @@ impl<'b> Ctx<'_, 'b> {
                 isa_runtime::conjuncts(self.compile_expr(&r.value.0, &loc(&b.file, r), &defs), &mut requires);
             }
         }
+        let intervals = intervals_of(&requires);
         let mut ignore = Vec::new();
         for b in &chain {
             for ig in b.spec.ignore.iter().flatten() {
@@ -1248,6 +1265,7 @@ impl<'b> Ctx<'_, 'b> {
             dontcare,
             cases,
             requires: leak(requires),
+            intervals,
             ignore: leak(ignore),
             rules: leak(rules),
             sched,

@@ -6,7 +6,7 @@ use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::DecodeError;
 use crate::eval::{Env, Given, Step};
-use crate::tables::{Isa, Range, Src, Ty};
+use crate::tables::{Isa, Leaf, Range, Src, Ty};
 
 impl Isa {
     /// Decodes one instruction from `bits` (bit 0 = least significant bit of the
@@ -224,7 +224,11 @@ impl Isa {
             if depth == 0 && own != word {
                 env.bits = own;
             }
-            let held = leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0);
+            let held = if track {
+                leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0)
+            } else {
+                requires_hold(env, &path[..=depth], leaf)
+            };
             env.bits = all;
             if held {
                 return Some(l);
@@ -499,6 +503,21 @@ impl Isa {
         path[0].case = self.select_case(&mut env, &mut path, 0, 0);
         leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
     }
+}
+
+/// Whether `leaf`'s `requires` hold at the end of `path`, its conjuncts that
+/// compare a value with constants read by that value's interval (the bits
+/// read are not tracked: the conjunct left in an interval may not read
+/// everything the whole one does).
+fn requires_hold(env: &mut Env<'_>, path: &[Step], leaf: &Leaf) -> bool {
+    let mut tables = leaf.intervals.iter().peekable();
+    leaf.requires.iter().enumerate().all(|(i, &r)| {
+        let e = match tables.next_if(|t| t.conjunct as usize == i) {
+            Some(t) => t.within(env.operand(path, t.of)).unwrap_or(r),
+            None => r,
+        };
+        env.eval(path, e) != 0
+    })
 }
 
 /// Decoding for one generation, as a disassembler walking a code buffer

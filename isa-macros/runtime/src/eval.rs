@@ -216,7 +216,7 @@ impl Op {
 
 impl Env<'_> {
     /// The value an operand op pushes.
-    fn operand(&mut self, path: &[Step], op: Op) -> i64 {
+    pub(crate) fn operand(&mut self, path: &[Step], op: Op) -> i64 {
         match op {
             Op::Lit(v) => v,
             Op::Field(i) => self.field(path, i),

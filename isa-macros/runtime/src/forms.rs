@@ -116,6 +116,7 @@ mod tests {
             dontcare: 0,
             cases,
             requires: &[],
+            intervals: &[],
             ignore: &[],
             rules: &[],
             sched: None,

@@ -20,6 +20,7 @@ mod float;
 mod forms;
 mod ignorable;
 mod int_expr;
+pub mod intervals;
 mod inverse;
 mod kept;
 pub mod machine;
@@ -39,6 +40,7 @@ pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, 
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop};
+pub use intervals::Intervals;
 pub use machine::Machine;
 pub use parse::{conjuncts, disjuncts, select_operands};
 pub use place::Step;

@@ -168,6 +168,10 @@ pub struct Leaf {
     /// Conditions (over the default case's fields) an encoding must meet to be
     /// this leaf; a word that fails them does not decode (`requires:`).
     pub requires: &'static [Expr],
+    /// The `requires` conjuncts that compare one value with constants, as
+    /// tables of that value's intervals (see [`crate::Intervals`]), in
+    /// conjunct order.
+    pub intervals: &'static [crate::Intervals],
     /// Bits ignored by the hardware under a condition (`ignore:`).
     pub ignore: &'static [Ignore],
     /// Checks that a well-formed encoding must also pass (`rules:`).

@@ -1,0 +1,105 @@
+//! The interval tables the generator makes of `requires` conditions that
+//! compare one value with constants, held to the conditions as written:
+//! in every bundled target, for each table, at each interval's start, the
+//! values beside it and the extremes, with the condition's other values
+//! (fields, parameters, the generation) drawn from the constants it names
+//! and at random, the interval's condition has the whole condition's value.
+
+use isa_specs::TARGETS;
+use isa_specs::runtime::{Op, TestRng, apply_binop};
+
+/// Postfix `e` evaluated on a plain stack: `of` is `x`, every other field,
+/// parameter or the generation reads `other`.
+fn value(e: &[Op], of: Op, x: i64, other: &mut impl FnMut(Op) -> i64) -> i64 {
+    let mut s: Vec<i64> = Vec::new();
+    for &op in e {
+        let v = match op {
+            Op::Lit(v) => v,
+            _ if op == of => x,
+            Op::Field(_) | Op::Param(_) | Op::Gen => other(op),
+            Op::Not | Op::Neg | Op::BitNot => {
+                let a = s.pop().expect("an operand");
+                match op {
+                    Op::Not => (a == 0) as i64,
+                    Op::Neg => a.wrapping_neg(),
+                    _ => !a,
+                }
+            }
+            Op::Bin(b) => {
+                let y = s.pop().expect("an operand");
+                let x = s.pop().expect("an operand");
+                apply_binop(b, x, y)
+            }
+            Op::Select => {
+                let b = s.pop().expect("an operand");
+                let a = s.pop().expect("an operand");
+                let c = s.pop().expect("an operand");
+                if c != 0 { a } else { b }
+            }
+        };
+        s.push(v);
+    }
+    assert_eq!(s.len(), 1, "{e:?} leaves one value");
+    s[0]
+}
+
+#[test]
+fn interval_tables_answer_as_their_conditions() {
+    let mut rng = TestRng::new(0x1e7e_4a15);
+    let mut tables = 0;
+    for isa in TARGETS {
+        for leaf in isa.leaves {
+            let mut last = None;
+            for t in leaf.intervals {
+                assert!(last < Some(t.conjunct), "{}: tables in conjunct order", leaf.key);
+                last = Some(t.conjunct);
+                let whole = leaf.requires[t.conjunct as usize];
+                assert_eq!(t.then.len(), t.starts.len() + 1, "{}: a condition per interval", leaf.key);
+                assert!(t.starts.windows(2).all(|w| w[0] < w[1]), "{}: ascending starts", leaf.key);
+                tables += 1;
+                // The values the other operands are drawn from: the
+                // constants the condition names, beside them, and small ones.
+                let mut pool: Vec<i64> = vec![-1, 0, 1, 2, 3, 7, 8, 9, 64];
+                for op in whole {
+                    if let Op::Lit(c) = op {
+                        pool.extend([c.wrapping_sub(1), *c, c.wrapping_add(1)]);
+                    }
+                }
+                let mut xs = vec![i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX];
+                for &s in t.starts {
+                    xs.extend([s.wrapping_sub(1), s, s.wrapping_add(1)]);
+                }
+                for _ in 0..64 {
+                    xs.push(rng.next_u64() as i64);
+                    xs.push((rng.next_u64() & 0xffff_ffff) as i64);
+                }
+                for &x in &xs {
+                    let k = t.starts.partition_point(|&s| s <= x);
+                    assert_eq!(t.within(x), Some(t.then[k]));
+                    for _ in 0..32 {
+                        // One draw per operand, the same for both evaluations.
+                        let seed = rng.next_u64();
+                        let mut draw = |op: Op| {
+                            let h = match op {
+                                Op::Field(i) | Op::Param(i) => i as u64 * 2 + matches!(op, Op::Param(_)) as u64,
+                                _ => 1 << 20,
+                            };
+                            let r = (seed ^ h.wrapping_mul(0x9e37_79b9_7f4a_7c15)).rotate_left(17);
+                            pool[(r % pool.len() as u64) as usize]
+                        };
+                        assert_eq!(
+                            value(t.then[k], t.of, x, &mut draw),
+                            value(whole, t.of, x, &mut draw),
+                            "{}: conjunct {} at {x:#x}",
+                            leaf.key,
+                            t.conjunct
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // GCN's literals are checked against every inline constant: the tables
+    // are there to check.
+    assert!(tables >= 2, "{tables} tables in the bundled targets");
+}
