@@ -17,13 +17,13 @@ impl Isa {
 
     /// Appends the assembly text of `inst` in the syntax `opts` names.
     pub fn print_with(&self, inst: &Inst, gen_: u32, opts: PrintOpts, out: &mut String) {
-        self.print_line(inst, gen_, opts, None, out);
+        self.print_line(inst, gen_, opts, None, &mut [Step::top(inst.leaf, 0); MAX_DEPTH], out);
     }
 
     /// A printer for many instructions of generation `gen_` in the syntax
     /// `opts` names, which remembers the operands it has printed.
     pub fn printer(&self, gen_: u32, opts: PrintOpts) -> Printer<'_> {
-        Printer { isa: self, gen_, opts, memo: Memo::new(self), plans: PrintPlans::new(self) }
+        Printer { isa: self, gen_, opts, memo: Memo::new(self), plans: PrintPlans::new(self), path: [Step::top(0, 0); MAX_DEPTH] }
     }
 
     fn print_line(
@@ -32,18 +32,20 @@ impl Isa {
         gen_: u32,
         opts: PrintOpts,
         memo: Option<(&mut Memo, &mut PrintPlans)>,
+        path: &mut [Step; MAX_DEPTH],
         out: &mut String,
     ) {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0, given: Given::NONE };
-        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
+        // Each depth below the top is set as the printer descends to it.
+        path[0] = Step::top(inst.leaf, 0);
         let syntax = self.syntaxes.get(opts.syntax as usize);
         let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
         let column = if pad { syntax.map_or(0, |s| s.column as usize) } else { 0 };
         let (memo, plans) = memo.unzip();
         let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo };
         match plans {
-            Some(plans) => self.print_planned(&mut env, &mut path, out, &mut line, plans),
-            None => self.print_leaf(&mut env, &mut path, 0, out, &mut line),
+            Some(plans) => self.print_planned(&mut env, path, out, &mut line, plans),
+            None => self.print_leaf(&mut env, path, 0, out, &mut line),
         }
     }
 
@@ -415,12 +417,15 @@ pub struct Printer<'a> {
     opts: PrintOpts,
     memo: Memo,
     plans: PrintPlans,
+    /// The scope of the operand being printed, kept from line to line
+    /// rather than set up whole for each.
+    path: [Step; MAX_DEPTH],
 }
 
 impl Printer<'_> {
     /// Appends the assembly text of `inst` to `out`.
     pub fn print_to(&mut self, inst: &Inst, out: &mut String) {
-        self.isa.print_line(inst, self.gen_, self.opts, Some((&mut self.memo, &mut self.plans)), out);
+        self.isa.print_line(inst, self.gen_, self.opts, Some((&mut self.memo, &mut self.plans)), &mut self.path, out);
     }
 
     /// How many operand texts came from memory rather than being printed.
