@@ -26,6 +26,7 @@ mod kept;
 pub mod machine;
 mod memo;
 mod mnemonics;
+mod padded;
 mod parse;
 mod place;
 mod print;

@@ -17,6 +17,7 @@
 
 use crate::Isa;
 use crate::bits::Bits;
+use crate::padded::Text;
 use crate::tables::{Tok, Ty};
 
 /// Parameters a remembered operand's group may have.
@@ -177,7 +178,7 @@ impl Memo {
         self.fixed.get(g as usize).copied().unwrap_or(false)
     }
 
-    pub fn get(&mut self, key: &Key) -> Option<&str> {
+    pub fn get(&mut self, key: &Key) -> Option<Text<'_>> {
         if let Some(&bits) = self.dense_bits.get(key.group())
             && let Some(text) = self.dense.get(key, bits)
         {
@@ -189,7 +190,9 @@ impl Memo {
             return None;
         }
         self.hits += 1;
-        std::str::from_utf8(&s.text[..s.len as usize]).ok()
+        // The bytes past the text are zeros (see `put`): the whole buffer
+        // is text, and the text is copied with it.
+        Text::within(std::str::from_utf8(&s.text).ok()?, 0, s.len as usize)
     }
 
     /// Where the dense table's cells for `combo` (a key whose word is 0)
@@ -206,7 +209,7 @@ impl Memo {
     /// The text kept for the operand of group `g` whose word is `word`, in
     /// the cells starting at `start` (see [`Memo::cells_of`]): what
     /// [`Memo::get`] finds for the key of that combination and word.
-    pub fn cell_text(&mut self, g: u16, start: u32, word: Bits) -> Option<&str> {
+    pub fn cell_text(&mut self, g: u16, start: u32, word: Bits) -> Option<Text<'_>> {
         let &bits = self.dense_bits.get(g as usize)?;
         if bits == NOT_DENSE || word >> bits != 0 {
             return None;
@@ -235,6 +238,7 @@ impl Memo {
         s.key = key;
         s.len = text.len() as u8;
         s.text[..text.len()].copy_from_slice(text.as_bytes());
+        s.text[text.len()..].fill(0);
     }
 }
 
@@ -298,7 +302,7 @@ impl Dense {
 
     /// The text kept for `key` of a group `bits` wide (when it has none,
     /// the slots may: a text that did not fit).
-    fn get(&self, key: &Key, bits: u8) -> Option<&str> {
+    fn get(&self, key: &Key, bits: u8) -> Option<Text<'_>> {
         if bits == NOT_DENSE || key.word() >> bits != 0 {
             return None;
         }
@@ -307,13 +311,13 @@ impl Dense {
     }
 
     /// The text in cell `word` of the cells starting at `start`.
-    fn text(&self, start: u32, word: usize) -> Option<&str> {
+    fn text(&self, start: u32, word: usize) -> Option<Text<'_>> {
         let cell = *self.cells.get((start as usize).checked_add(word)?)?;
         if cell == 0 {
             return None;
         }
         let (at, len) = ((cell >> 5 & 0x03ff_ffff) as usize, (cell & 31) as usize);
-        self.texts.get(at..at + len)
+        Text::within(&self.texts, at, len)
     }
 
     /// Keeps `text` for `key` of a group `bits` wide; false when it does
@@ -588,21 +592,21 @@ mod tests {
     #[test]
     fn a_text_is_found_only_under_its_whole_key() {
         let mut m = Memo::with_fixed(Box::new([]), Box::new([]));
-        assert_eq!(m.get(&key(3, 1, 5, 1)), None);
+        assert_eq!(m.get(&key(3, 1, 5, 1)).map(Text::as_str), None);
         m.put(key(3, 1, 5, 1), "s[4:5]");
-        assert_eq!(m.get(&key(3, 1, 5, 1)), Some("s[4:5]"));
+        assert_eq!(m.get(&key(3, 1, 5, 1)).map(Text::as_str), Some("s[4:5]"));
         assert_eq!(m.hits, 1);
-        assert_eq!(m.get(&key(3, 1, 5, 2)), None, "another parameter value");
-        assert_eq!(m.get(&key(3, 2, 5, 1)), None, "another depth");
-        assert_eq!(m.get(&key(4, 1, 5, 1)), None, "another group");
+        assert_eq!(m.get(&key(3, 1, 5, 2)).map(Text::as_str), None, "another parameter value");
+        assert_eq!(m.get(&key(3, 2, 5, 1)).map(Text::as_str), None, "another depth");
+        assert_eq!(m.get(&key(4, 1, 5, 1)).map(Text::as_str), None, "another group");
         // An empty text is a text (an option that is off).
         m.put(key(3, 1, 6, 0), "");
-        assert_eq!(m.get(&key(3, 1, 6, 0)), Some(""));
+        assert_eq!(m.get(&key(3, 1, 6, 0)).map(Text::as_str), Some(""));
         // A long text is printed each time rather than cut.
         m.put(key(3, 1, 7, 0), &"x".repeat(MAX_TEXT + 1));
-        assert_eq!(m.get(&key(3, 1, 7, 0)), None);
+        assert_eq!(m.get(&key(3, 1, 7, 0)).map(Text::as_str), None);
         m.put(key(3, 1, 7, 0), &"x".repeat(MAX_TEXT));
-        assert_eq!(m.get(&key(3, 1, 7, 0)).map(str::len), Some(MAX_TEXT));
+        assert_eq!(m.get(&key(3, 1, 7, 0)).map(Text::as_str).map(str::len), Some(MAX_TEXT));
     }
 
     #[test]
@@ -612,8 +616,8 @@ mod tests {
         let b = (2..).map(|w| key(3, 1, w, 0)).find(|k| k.slot() == a.slot()).expect("keys outnumber slots");
         m.put(a, "v1");
         m.put(b, "v2");
-        assert_eq!(m.get(&a), None);
-        assert_eq!(m.get(&b), Some("v2"));
+        assert_eq!(m.get(&a).map(Text::as_str), None);
+        assert_eq!(m.get(&b).map(Text::as_str), Some("v2"));
     }
 
     /// Groups 3 and 4 dense (8 and 12 bits wide), group 5 not.
@@ -628,13 +632,17 @@ mod tests {
         m.put(key(3, 1, 6, 1), "s[6:7]");
         m.put(key(3, 1, 5, 2), "s[4:7]");
         m.put(key(4, 2, 0xfff, 0), "");
-        assert_eq!(m.get(&key(3, 1, 5, 1)), Some("s[4:5]"));
-        assert_eq!(m.get(&key(3, 1, 6, 1)), Some("s[6:7]"));
-        assert_eq!(m.get(&key(3, 1, 5, 2)), Some("s[4:7]"), "another parameter value, another combination");
-        assert_eq!(m.get(&key(4, 2, 0xfff, 0)), Some(""), "an empty text is a text");
-        assert_eq!(m.get(&key(3, 1, 7, 1)), None, "a word not printed yet");
-        assert_eq!(m.get(&key(3, 2, 5, 1)), None, "another depth");
-        assert_eq!(m.get(&key(4, 1, 5, 1)), None, "another group");
+        assert_eq!(m.get(&key(3, 1, 5, 1)).map(Text::as_str), Some("s[4:5]"));
+        assert_eq!(m.get(&key(3, 1, 6, 1)).map(Text::as_str), Some("s[6:7]"));
+        assert_eq!(
+            m.get(&key(3, 1, 5, 2)).map(Text::as_str),
+            Some("s[4:7]"),
+            "another parameter value, another combination"
+        );
+        assert_eq!(m.get(&key(4, 2, 0xfff, 0)).map(Text::as_str), Some(""), "an empty text is a text");
+        assert_eq!(m.get(&key(3, 1, 7, 1)).map(Text::as_str), None, "a word not printed yet");
+        assert_eq!(m.get(&key(3, 2, 5, 1)).map(Text::as_str), None, "another depth");
+        assert_eq!(m.get(&key(4, 1, 5, 1)).map(Text::as_str), None, "another group");
         assert_eq!(m.hits, 4);
         // None of it took a slot: the large table is never allocated.
         assert!(m.slots.is_empty());
@@ -642,8 +650,8 @@ mod tests {
         // A word past the group's width, or a wide group, goes to the slots.
         m.put(key(3, 1, 256, 1), "wide");
         m.put(key(5, 1, 5, 1), "v5");
-        assert_eq!(m.get(&key(3, 1, 256, 1)), Some("wide"));
-        assert_eq!(m.get(&key(5, 1, 5, 1)), Some("v5"));
+        assert_eq!(m.get(&key(3, 1, 256, 1)).map(Text::as_str), Some("wide"));
+        assert_eq!(m.get(&key(5, 1, 5, 1)).map(Text::as_str), Some("v5"));
         assert_eq!(m.slots.len(), SLOTS);
     }
 
@@ -657,17 +665,17 @@ mod tests {
         let one = m.cells_of(&key(3, 1, 0, 1)).expect("cells for parameter 1");
         let two = m.cells_of(&key(3, 1, 0, 2)).expect("cells for parameter 2");
         assert_ne!(one, two);
-        assert_eq!(m.cell_text(3, one, 5), Some("s[4:5]"));
-        assert_eq!(m.cell_text(3, two, 5), Some("s[4:7]"));
-        assert_eq!(m.cell_text(3, one, 6), None, "a word not printed yet");
-        assert_eq!(m.cell_text(3, one, 256), None, "past the group's width");
+        assert_eq!(m.cell_text(3, one, 5).map(Text::as_str), Some("s[4:5]"));
+        assert_eq!(m.cell_text(3, two, 5).map(Text::as_str), Some("s[4:7]"));
+        assert_eq!(m.cell_text(3, one, 6).map(Text::as_str), None, "a word not printed yet");
+        assert_eq!(m.cell_text(3, one, 256).map(Text::as_str), None, "past the group's width");
         assert_eq!(m.hits, 2);
         // The cells stay where they are as others are added.
         for p in 3..40 {
             m.put(key(3, 1, 5, p), "s[..]");
         }
         assert_eq!(m.cells_of(&key(3, 1, 0, 1)), Some(one));
-        assert_eq!(m.cell_text(3, one, 5), Some("s[4:5]"));
+        assert_eq!(m.cell_text(3, one, 5).map(Text::as_str), Some("s[4:5]"));
         // A group kept in the slots has no cells.
         m.put(key(5, 1, 5, 1), "v5");
         assert_eq!(m.cells_of(&key(5, 1, 0, 1)), None);
@@ -683,7 +691,11 @@ mod tests {
         }
         assert_eq!(m.dense.used, COMBOS);
         for p in 0..=COMBOS as i64 {
-            assert_eq!(m.get(&key(3, 1, 9, p - 1024)), Some(format!("t{p}").as_str()), "parameter {p}");
+            assert_eq!(
+                m.get(&key(3, 1, 9, p - 1024)).map(Text::as_str),
+                Some(format!("t{p}").as_str()),
+                "parameter {p}"
+            );
         }
         assert!(!m.slots.is_empty());
         // Cells are bounded too: 12-bit combinations until MAX_CELLS.
@@ -694,7 +706,7 @@ mod tests {
         }
         assert_eq!(m.dense.cells.len(), MAX_CELLS);
         for p in 0..=fit {
-            assert_eq!(m.get(&key(4, 1, 0xabc, p)), Some(format!("u{p}").as_str()), "parameter {p}");
+            assert_eq!(m.get(&key(4, 1, 0xabc, p)).map(Text::as_str), Some(format!("u{p}").as_str()), "parameter {p}");
         }
     }
 }

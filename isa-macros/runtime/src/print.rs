@@ -6,6 +6,7 @@ use crate::decode::MAX_DEPTH;
 use crate::digits::{push_dec, push_hex, push_signed};
 use crate::eval::{Env, Given, Step};
 use crate::memo::{Key, MAX_PARAMS, Memo};
+use crate::padded::Text;
 use crate::print_plan::{Arg, Operand, Piece, PrintPlans, bits_value};
 use crate::tables::{Isa, PrintOpts, Src, Tok, Ty};
 
@@ -23,7 +24,14 @@ impl Isa {
     /// A printer for many instructions of generation `gen_` in the syntax
     /// `opts` names, which remembers the operands it has printed.
     pub fn printer(&self, gen_: u32, opts: PrintOpts) -> Printer<'_> {
-        Printer { isa: self, gen_, opts, memo: Memo::new(self), plans: PrintPlans::new(self), path: [Step::top(0, 0); MAX_DEPTH] }
+        Printer {
+            isa: self,
+            gen_,
+            opts,
+            memo: Memo::new(self),
+            plans: PrintPlans::new(self),
+            path: [Step::top(0, 0); MAX_DEPTH],
+        }
     }
 
     fn print_line(
@@ -78,7 +86,7 @@ impl Isa {
                     if let Some(memo) = line.memo.as_deref_mut()
                         && let Some(text) = self.kept_text(env, path, op, memo)
                     {
-                        out.push_str(text);
+                        text.push_to(out);
                         continue;
                     }
                     let mut args = Args::NONE;
@@ -104,7 +112,7 @@ impl Isa {
         path: &[Step; MAX_DEPTH],
         op: &Operand,
         memo: &'m mut Memo,
-    ) -> Option<&'m str> {
+    ) -> Option<Text<'m>> {
         let at = path[0].child(op.ranges)?;
         let word = place(at).word(env.bits, self.groups[op.group as usize].bits);
         let reads = memo.reads(self, op.group, word);
@@ -168,7 +176,7 @@ impl Isa {
         line: &mut Line<'_>,
     ) {
         if let Some(text) = key.as_ref().zip(line.memo.as_deref_mut()).and_then(|(k, m)| m.get(k)) {
-            out.push_str(text);
+            text.push_to(out);
             return;
         }
         self.print_nested(env, path, 0, (op.group, op.field, at), (key, args), out, line);
@@ -296,7 +304,7 @@ impl Isa {
                     let reads = memo.reads(self, group, word);
                     let key = self.memo_key(env, &path[..=depth], (group, params), word, reads, &mut args);
                     if let Some(text) = key.as_ref().and_then(|k| memo.get(k)) {
-                        out.push_str(text);
+                        text.push_to(out);
                         return;
                     }
                     key
