@@ -7,7 +7,7 @@ use crate::digits::{push_dec, push_hex, push_signed};
 use crate::eval::{Env, Given, Step};
 use crate::memo::{Key, MAX_PARAMS, Memo};
 use crate::padded::Text;
-use crate::print_plan::{Arg, Operand, Piece, PrintPlans, bits_value};
+use crate::print_plan::{Arg, Operand, PrintPlans, Then, bits_value};
 use crate::tables::{Isa, PrintOpts, Src, Tok, Ty};
 
 impl Isa {
@@ -76,13 +76,16 @@ impl Isa {
         let pieces = plans.get(self, leaf, case, line.syntax);
         let case = &self.leaves[leaf as usize].cases[case as usize];
         for piece in pieces {
-            match piece {
-                Piece::Text(s) => out.push_str(s),
-                Piece::Column => line.pad(out),
-                &Piece::Scalar { ranges, signed, ty, width } => {
+            if !piece.text.is_empty() {
+                out.push_str(piece.text);
+            }
+            match &piece.then {
+                Then::Nothing => {}
+                Then::Column => line.pad(out),
+                &Then::Scalar { ranges, signed, ty, width } => {
                     format_value(self, ty, bits_value(env.bits, ranges, signed), width, out)
                 }
-                Piece::Operand(op) => {
+                Then::Operand(op) => {
                     if let Some(memo) = line.memo.as_deref_mut()
                         && let Some(text) = self.kept_text(env, path, op, memo)
                     {
@@ -95,7 +98,7 @@ impl Isa {
                         None => self.print_field(env, path, 0, case, op.field, out, line),
                     }
                 }
-                &Piece::Field(i) => self.print_field(env, path, 0, case, i, out, line),
+                &Then::Field(i) => self.print_field(env, path, 0, case, i, out, line),
             }
         }
     }

@@ -13,10 +13,19 @@
 use crate::memo::MAX_PARAMS;
 use crate::tables::{Case, Expr, Isa, Op, Range, Src, Tok, Ty};
 
-/// One step of printing a case.
+/// One step of printing a case: a text, then what follows it (the text
+/// before each field rides with the field, so a line takes half as many
+/// steps, each choosing what to do next).
 #[derive(Clone, Debug)]
-pub(crate) enum Piece {
-    Text(&'static str),
+pub(crate) struct Piece {
+    pub text: &'static str,
+    pub then: Then,
+}
+
+/// What a [`Piece`] prints after its text.
+#[derive(Clone, Debug)]
+pub(crate) enum Then {
+    Nothing,
     /// Pad to the mnemonic column.
     Column,
     /// A scalar field read from bits of the word.
@@ -150,32 +159,50 @@ fn fixed_case(isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<u16> {
 /// Resolves a case's tokens in syntax `syntax` into pieces.
 fn pieces(isa: &Isa, name: &'static str, case: &Case, syntax: u16) -> Box<[Piece]> {
     let mut out = Vec::new();
-    for tok in case.display_in(syntax) {
-        match *tok {
-            Tok::Lit(s) | Tok::Opt(s) => out.push(Piece::Text(s)),
-            Tok::Name => out.push(Piece::Text(name)),
-            Tok::Column => out.push(Piece::Column),
-            Tok::Field(i) => out.push(field(isa, case, i)),
-            Tok::OptField(s, i, _) => {
-                out.push(Piece::Text(s));
-                out.push(field(isa, case, i));
-            }
+    // The text before the next field, while it is one token's.
+    let mut text: &'static str = "";
+    let add = |out: &mut Vec<Piece>, text: &mut &'static str, s: &'static str| {
+        if !text.is_empty() && !s.is_empty() {
+            out.push(Piece { text: std::mem::take(text), then: Then::Nothing });
         }
+        if !s.is_empty() {
+            *text = s;
+        }
+    };
+    for tok in case.display_in(syntax) {
+        let then = match *tok {
+            Tok::Lit(s) | Tok::Opt(s) => {
+                add(&mut out, &mut text, s);
+                continue;
+            }
+            Tok::Name => {
+                add(&mut out, &mut text, name);
+                continue;
+            }
+            Tok::Column => Then::Column,
+            Tok::Field(i) => field(isa, case, i),
+            Tok::OptField(s, i, _) => {
+                add(&mut out, &mut text, s);
+                field(isa, case, i)
+            }
+        };
+        out.push(Piece { text: std::mem::take(&mut text), then });
     }
-    // An empty text prints nothing.
-    out.retain(|p| !matches!(p, Piece::Text("")));
+    if !text.is_empty() {
+        out.push(Piece { text, then: Then::Nothing });
+    }
     out.into_boxed_slice()
 }
 
-/// The piece printing field `i` of `case`.
-fn field(isa: &Isa, case: &Case, i: u16) -> Piece {
-    let Some(f) = case.fields.get(i as usize) else { return Piece::Field(i) };
-    let Src::Bits(ranges) = f.src else { return Piece::Field(i) };
+/// What prints field `i` of `case`.
+fn field(isa: &Isa, case: &Case, i: u16) -> Then {
+    let Some(f) = case.fields.get(i as usize) else { return Then::Field(i) };
+    let Src::Bits(ranges) = f.src else { return Then::Field(i) };
     match f.ty {
         Ty::Group { group, params } => {
             let g = &isa.groups[group as usize];
             if g.params.len() > MAX_PARAMS || params.len() > MAX_PARAMS {
-                return Piece::Field(i);
+                return Then::Field(i);
             }
             let args: Box<[Arg]> = params.iter().map(|e| arg(case, e)).collect();
             let passed = args.iter().enumerate().fold(0u8, |m, (k, a)| match a {
@@ -183,7 +210,7 @@ fn field(isa: &Isa, case: &Case, i: u16) -> Piece {
                 _ => m | 1 << k,
             });
             let consts = !passed;
-            Piece::Operand(Operand {
+            Then::Operand(Operand {
                 group,
                 field: i,
                 ranges,
@@ -192,8 +219,8 @@ fn field(isa: &Isa, case: &Case, i: u16) -> Piece {
                 cells: std::cell::Cell::new(Operand::NO_CELLS),
             })
         }
-        Ty::Float { format: Some(_) } => Piece::Field(i),
-        ty => Piece::Scalar { ranges, signed: f.is_signed(), ty, width: crate::bits::width_of(ranges) },
+        Ty::Float { format: Some(_) } => Then::Field(i),
+        ty => Then::Scalar { ranges, signed: f.is_signed(), ty, width: crate::bits::width_of(ranges) },
     }
 }
 
