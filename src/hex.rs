@@ -100,6 +100,14 @@ fn read_plain(b: &[u8], format: Format, out: &mut Vec<u8>, text_only: bool) -> b
             out.push(hi << 4 | lo);
             i += 5;
         }
+        // And the line's last byte, with nothing after it.
+        if let &[b'0', x, h, l] = &b[i..]
+            && x | 0x20 == b'x'
+            && (CLASS[h as usize] | CLASS[l as usize]) < 16
+        {
+            out.push(CLASS[h as usize] << 4 | CLASS[l as usize]);
+            return true;
+        }
     }
     while i < b.len() {
         let c = class(i);
