@@ -6,41 +6,12 @@
 //! and at random, the interval's condition has the whole condition's value.
 
 use isa_specs::TARGETS;
-use isa_specs::runtime::{Op, TestRng, apply_binop};
+use isa_specs::runtime::{Op, TestRng, postfix_value};
 
-/// Postfix `e` evaluated on a plain stack: `of` is `x`, every other field,
-/// parameter or the generation reads `other`.
+/// Postfix `e` with `of` reading `x` and every other field, parameter or
+/// the generation reading `other`.
 fn value(e: &[Op], of: Op, x: i64, other: &mut impl FnMut(Op) -> i64) -> i64 {
-    let mut s: Vec<i64> = Vec::new();
-    for &op in e {
-        let v = match op {
-            Op::Lit(v) => v,
-            _ if op == of => x,
-            Op::Field(_) | Op::Param(_) | Op::Gen => other(op),
-            Op::Not | Op::Neg | Op::BitNot => {
-                let a = s.pop().expect("an operand");
-                match op {
-                    Op::Not => (a == 0) as i64,
-                    Op::Neg => a.wrapping_neg(),
-                    _ => !a,
-                }
-            }
-            Op::Bin(b) => {
-                let y = s.pop().expect("an operand");
-                let x = s.pop().expect("an operand");
-                apply_binop(b, x, y)
-            }
-            Op::Select => {
-                let b = s.pop().expect("an operand");
-                let a = s.pop().expect("an operand");
-                let c = s.pop().expect("an operand");
-                if c != 0 { a } else { b }
-            }
-        };
-        s.push(v);
-    }
-    assert_eq!(s.len(), 1, "{e:?} leaves one value");
-    s[0]
+    postfix_value(e, &mut |op| Some(if op == of { x } else { other(op) })).expect("one value")
 }
 
 #[test]

@@ -210,7 +210,7 @@ impl Ast {
     pub fn compile(&self, resolve: &dyn Fn(&str) -> Option<Op>) -> Result<Vec<Op>, String> {
         let mut out = Vec::new();
         self.emit(resolve, &mut out)?;
-        if stack_depth(&out) > isa_runtime::MAX_STACK {
+        if isa_runtime::stack_depth(&out) > isa_runtime::MAX_STACK {
             return Err("expression is too deep to evaluate".into());
         }
         Ok(out)
@@ -243,56 +243,8 @@ impl Ast {
     /// The value if the expression reads no field.
     pub fn constant(&self) -> Option<i64> {
         let ops = self.compile(&|_| None).ok()?;
-        if ops.contains(&Op::Gen) {
-            return None;
-        }
-        let mut stack = Vec::new();
-        for op in ops {
-            match op {
-                Op::Lit(v) => stack.push(v),
-                Op::Not => {
-                    let a = stack.pop()?;
-                    stack.push((a == 0) as i64)
-                }
-                Op::Neg => {
-                    let a = stack.pop()?;
-                    stack.push(a.wrapping_neg())
-                }
-                Op::BitNot => {
-                    let a = stack.pop()?;
-                    stack.push(!a)
-                }
-                Op::Bin(b) => {
-                    let y = stack.pop()?;
-                    let x = stack.pop()?;
-                    stack.push(isa_runtime::apply_binop(b, x, y))
-                }
-                Op::Select => {
-                    let b = stack.pop()?;
-                    let a = stack.pop()?;
-                    let c = stack.pop()?;
-                    stack.push(if c != 0 { a } else { b })
-                }
-                _ => return None,
-            }
-        }
-        stack.pop()
+        isa_runtime::postfix_value(&ops, &mut |_| None)
     }
-}
-
-fn stack_depth(ops: &[Op]) -> usize {
-    let mut d: isize = 0;
-    let mut max = 0;
-    for op in ops {
-        d += match op {
-            Op::Lit(_) | Op::Field(_) | Op::Param(_) | Op::Gen => 1,
-            Op::Not | Op::Neg | Op::BitNot => 0,
-            Op::Bin(_) => -1,
-            Op::Select => -2,
-        };
-        max = max.max(d);
-    }
-    max as usize
 }
 
 #[cfg(test)]

@@ -46,6 +46,12 @@ pub fn push_hex(out: &mut String, v: u64, min: usize) {
     push_ascii(out, &buf[start..]);
 }
 
+/// Appends `v` in lowercase hexadecimal after `0x`.
+pub fn push_hexlit(out: &mut String, v: u64) {
+    out.push_str("0x");
+    push_hex(out, v, 1);
+}
+
 fn push_ascii(out: &mut String, digits: &[u8]) {
     // Only ASCII digits are ever written to the buffers above.
     out.push_str(std::str::from_utf8(digits).unwrap_or_default());

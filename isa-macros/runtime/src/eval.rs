@@ -227,6 +227,56 @@ impl Env<'_> {
     }
 }
 
+/// Postfix `e` evaluated on a plain stack, each field, parameter and the
+/// generation read by `operand` (`None` for one it cannot give): the
+/// engine's operators without a scope, for the generator (a constant's
+/// value) and for tests. `None` too for a malformed expression.
+pub fn value(e: &[Op], operand: &mut dyn FnMut(Op) -> Option<i64>) -> Option<i64> {
+    let mut s: Vec<i64> = Vec::new();
+    for &op in e {
+        let v = match op {
+            Op::Lit(v) => v,
+            Op::Field(_) | Op::Param(_) | Op::Gen => operand(op)?,
+            Op::Not | Op::Neg | Op::BitNot => {
+                let a = s.pop()?;
+                match op {
+                    Op::Not => (a == 0) as i64,
+                    Op::Neg => a.wrapping_neg(),
+                    _ => !a,
+                }
+            }
+            Op::Bin(b) => {
+                let y = s.pop()?;
+                let x = s.pop()?;
+                binop(b, x, y)
+            }
+            Op::Select => {
+                let b = s.pop()?;
+                let a = s.pop()?;
+                let c = s.pop()?;
+                if c != 0 { a } else { b }
+            }
+        };
+        s.push(v);
+    }
+    if s.len() == 1 { s.pop() } else { None }
+}
+
+/// The deepest the evaluation stack goes for postfix `e`.
+pub fn stack_depth(e: &[Op]) -> usize {
+    let (mut d, mut max) = (0usize, 0usize);
+    for op in e {
+        match op {
+            Op::Lit(_) | Op::Field(_) | Op::Param(_) | Op::Gen => d += 1,
+            Op::Not | Op::Neg | Op::BitNot => {}
+            Op::Bin(_) => d = d.saturating_sub(1),
+            Op::Select => d = d.saturating_sub(2),
+        }
+        max = max.max(d);
+    }
+    max
+}
+
 fn push(stack: &mut [i64; MAX_STACK], sp: &mut usize, v: i64) {
     if *sp < MAX_STACK {
         stack[*sp] = v;

@@ -15,7 +15,7 @@
 //! assembler, which also tracks which bits a condition reads, evaluates the
 //! condition as written).
 
-use crate::eval::binop;
+use crate::eval::{binop, stack_depth};
 use crate::tables::{BinOp, Expr, Op};
 
 /// Comparisons of one value that make a table worth its search: fewer are
@@ -89,7 +89,7 @@ pub fn find(e: &[Op]) -> Option<Found> {
     starts.dedup();
     let then = std::iter::once(i64::MIN)
         .chain(starts.iter().copied())
-        .map(|v| fold(&answered(e, of, v)?).filter(|r| depth(r) <= crate::eval::MAX_STACK))
+        .map(|v| fold(&answered(e, of, v)?).filter(|r| stack_depth(r) <= crate::eval::MAX_STACK))
         .collect::<Option<Vec<_>>>()?;
     Some(Found { of, starts, then })
 }
@@ -237,21 +237,6 @@ fn fold(e: &[Op]) -> Option<Vec<Op>> {
     }
 }
 
-/// The deepest the evaluation stack goes for postfix `e`.
-fn depth(e: &[Op]) -> usize {
-    let (mut d, mut max) = (0usize, 0usize);
-    for op in e {
-        match op {
-            Op::Lit(_) | Op::Field(_) | Op::Param(_) | Op::Gen => d += 1,
-            Op::Not | Op::Neg | Op::BitNot => {}
-            Op::Bin(_) => d = d.saturating_sub(1),
-            Op::Select => d = d.saturating_sub(2),
-        }
-        max = max.max(d);
-    }
-    max
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,43 +245,15 @@ mod tests {
     const X: Op = Op::Param(0);
     const W: Op = Op::Param(1);
 
-    /// A plain stack evaluation of postfix `e`, the parameters' values from
-    /// `params` and the generation `gen_`.
+    /// Postfix `e` with the parameters' values from `params` and the
+    /// generation `gen_`.
     fn value(e: &[Op], params: [i64; 2], gen_: i64) -> i64 {
-        let mut s: Vec<i64> = Vec::new();
-        for &op in e {
-            match op {
-                Op::Lit(v) => s.push(v),
-                Op::Param(i) => s.push(params[i as usize]),
-                Op::Field(_) => panic!("no fields here"),
-                Op::Gen => s.push(gen_),
-                Op::Not => {
-                    let a = s.pop().unwrap();
-                    s.push((a == 0) as i64)
-                }
-                Op::Neg => {
-                    let a = s.pop().unwrap();
-                    s.push(a.wrapping_neg())
-                }
-                Op::BitNot => {
-                    let a = s.pop().unwrap();
-                    s.push(!a)
-                }
-                Op::Bin(op) => {
-                    let b = s.pop().unwrap();
-                    let a = s.pop().unwrap();
-                    s.push(binop(op, a, b))
-                }
-                Op::Select => {
-                    let b = s.pop().unwrap();
-                    let a = s.pop().unwrap();
-                    let c = s.pop().unwrap();
-                    s.push(if c != 0 { a } else { b })
-                }
-            }
-        }
-        assert_eq!(s.len(), 1, "{e:?} leaves one value");
-        s[0]
+        let mut operand = |op| match op {
+            Op::Param(i) => params.get(i as usize).copied(),
+            Op::Gen => Some(gen_),
+            _ => None,
+        };
+        crate::eval::value(e, &mut operand).expect("one value")
     }
 
     /// `!(X <= 64 || (W == 1 && (X >= 0xfff0 || X == 0x3800 || 0xb800 == X

@@ -25,10 +25,9 @@ impl<'a> Text<'a> {
     /// The text at `at..at + len` of `kept`, if that is a text of it.
     #[inline(always)]
     pub fn within(kept: &'a str, at: usize, len: usize) -> Option<Text<'a>> {
-        let text = kept.get(at..at + len)?;
         // Past `kept`'s end, or cutting a character: the text alone.
-        let padded = if len <= PAD { kept.get(at..at + PAD).unwrap_or(text) } else { text };
-        Some(Text { padded, len })
+        let padded = kept.get(at..at + len.max(PAD)).or_else(|| kept.get(at..at + len))?;
+        padded.is_char_boundary(len).then_some(Text { padded, len })
     }
 
     #[cfg(test)]

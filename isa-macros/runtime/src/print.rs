@@ -3,7 +3,7 @@
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
-use crate::digits::{push_dec, push_hex, push_signed};
+use crate::digits::{push_dec, push_hex, push_hexlit, push_signed};
 use crate::eval::{Env, Given, Step};
 use crate::memo::{Key, MAX_PARAMS, Memo};
 use crate::padded::Text;
@@ -478,10 +478,7 @@ pub(crate) fn format_value(isa: &Isa, ty: Ty, v: i64, width: u32, out: &mut Stri
         Ty::Uint | Ty::UintSat | Ty::Group { .. } => push_dec(out, v as u64 & width_mask(width)),
         Ty::Int => push_signed(out, v),
         Ty::Hex => push_hex(out, v as u64 & width_mask(width), 1),
-        Ty::HexLit { .. } => {
-            out.push_str("0x");
-            push_hex(out, v as u64 & width_mask(width), 1);
-        }
+        Ty::HexLit { .. } => push_hexlit(out, v as u64 & width_mask(width)),
         Ty::Bool { on, inverted } => {
             if (v != 0) != inverted {
                 out.push_str(on);
@@ -521,16 +518,14 @@ pub(crate) fn format_float(raw: u64, width: u32, out: &mut String) {
         32 => f32::from_bits(raw as u32) as f64,
         64 => f64::from_bits(raw),
         _ => {
-            out.push_str("0x");
-            push_hex(out, raw, 1);
+            push_hexlit(out, raw);
             return;
         }
     };
     // A NaN or an infinity prints as its bits: the assembler reads numbers,
     // not `NaN` or `inf` (and a NaN's payload would not survive the name).
     if !value.is_finite() {
-        out.push_str("0x");
-        push_hex(out, raw, 1);
+        push_hexlit(out, raw);
         return;
     }
     let text = format!("{value:.6}");
@@ -539,8 +534,7 @@ pub(crate) fn format_float(raw: u64, width: u32, out: &mut String) {
     if back == Some(raw) {
         out.push_str(&text);
     } else {
-        out.push_str("0x");
-        push_hex(out, raw, 1);
+        push_hexlit(out, raw);
     }
 }
 
