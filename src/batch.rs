@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
-use isa_runtime::{Decoder, Isa, PrintOpts, Printer};
+use isa_runtime::{Assembler, Decoder, Isa, PrintOpts, Printer};
 
 use crate::hex::{self, Format};
 
@@ -413,16 +413,15 @@ pub fn asm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<Stat
 
 /// Assembles text written in syntax `syntax` (an index into `isa.syntaxes`).
 pub fn asm_in(isa: &Isa, gen_: u32, syntax: u16, format: Format, io: Streams) -> io::Result<Stats> {
-    each_line(io, vec![(); workers()], |(): &mut (), line: &str, text: &mut String| {
-        match isa.assemble_in(line, gen_, syntax) {
-            Ok((bits, width)) => {
-                hex::write(bits, (width / 8) as usize, format, text);
-                true
-            }
-            Err(e) => {
-                let _ = write!(text, "error: {e}");
-                false
-            }
+    let states = (0..workers()).map(|_| isa.assembler(gen_, syntax)).collect();
+    each_line(io, states, |asm: &mut Assembler<'_>, line: &str, text: &mut String| match asm.assemble(line) {
+        Ok((bits, width)) => {
+            hex::write(bits, (width / 8) as usize, format, text);
+            true
+        }
+        Err(e) => {
+            let _ = write!(text, "error: {e}");
+            false
         }
     })
 }

@@ -11,9 +11,10 @@
 //! the target, generation and syntax (see [`pick`]), so one fuzzer covers
 //! every target and the mutator moves between them.
 
+use std::collections::HashMap;
 use std::io::BufRead;
 
-use isa_runtime::{Isa, PrintOpts};
+use isa_runtime::{Assembler, Isa, PrintOpts};
 
 use crate::batch::{self, Streams};
 use crate::hex::Format;
@@ -116,6 +117,13 @@ pub fn walk(p: Pick, bytes: &[u8]) -> usize {
     decoded
 }
 
+thread_local! {
+    /// One [`isa_runtime::Assembler`] per target, generation and syntax, as
+    /// a batch keeps one per worker (it remembers what it printed).
+    static ASSEMBLERS: std::cell::RefCell<HashMap<(&'static str, u32, u16), Assembler<'static>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
 /// Assembles the text after the selector (lossy UTF-8, at most [`MAX_TEXT`]
 /// bytes). What assembles must decode to the same instruction and survive a
 /// [`round_trip`].
@@ -126,6 +134,12 @@ pub fn assemble(data: &[u8]) {
     }
     let text = String::from_utf8_lossy(rest);
     let syntax = p.opts.syntax;
+    // The assembler for many lines answers as the engine does, whatever the text.
+    let many = ASSEMBLERS.with_borrow_mut(|a| {
+        a.entry((p.isa.name, p.gen_, syntax)).or_insert_with(|| p.isa.assembler(p.gen_, syntax)).assemble(&text)
+    });
+    let want = p.isa.assemble_in(&text, p.gen_, syntax);
+    assert_eq!(many, want, "{}: `{text}`: an Assembler's answer", p.isa.name);
     let Ok(inst) = p.isa.parse_in(&text, p.gen_, syntax) else {
         // The raw form and a line the engine rejects: either way no panic.
         let _ = p.isa.assemble_in(&text, p.gen_, syntax);

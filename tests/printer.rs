@@ -4,26 +4,10 @@
 //! generation and syntax, padded or not, one printer over the whole run (so
 //! operands are remembered under one instruction and reused under another).
 
-use isa_runtime::{Isa, PrintOpts, TestRng, mask_of};
+use isa_runtime::{PrintOpts, TestRng};
 
-fn instructions(isa: &Isa, gen_: u32, rng: &mut TestRng) -> Vec<isa_runtime::Inst> {
-    let mut out = Vec::new();
-    for &leaf in isa.groups[0].leaves {
-        for _ in 0..6 {
-            out.extend(isa.sample(leaf, gen_, &mut || rng.next_u64()));
-        }
-    }
-    for _ in 0..3_000 {
-        let w = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) & mask_of(0, isa.groups[0].bits);
-        out.extend(isa.decode(w, gen_).ok());
-    }
-    // Interleaved, so that operands of one encoding meet another's.
-    let n = out.len();
-    for i in 0..n {
-        out.swap(i, i + (rng.next_u64() as usize) % (n - i));
-    }
-    out
-}
+#[path = "support/corpus.rs"]
+mod corpus;
 
 #[test]
 fn a_printer_prints_what_the_engine_prints() {
@@ -34,7 +18,7 @@ fn a_printer_prints_what_the_engine_prints() {
         let gens: Vec<u32> =
             if isa.gens.is_empty() { vec![isa.default_gen] } else { isa.gens.iter().map(|g| g.value).collect() };
         for g in gens {
-            let insts = instructions(isa, g, &mut rng);
+            let insts = corpus::instructions(isa, g, &mut rng, 6, 3_000);
             for syntax in 0..isa.syntaxes.len().max(1) as u16 {
                 for pad in [None, Some(true)] {
                     let opts = PrintOpts { syntax, pad };

@@ -20,6 +20,18 @@ pub const fn mask_of(lo: u32, width: u32) -> Bits {
     }
 }
 
+/// Sets the bits `m` of `bits` to those of `v` and marks them in `bound`,
+/// as assembling binds what the text says; false, changing nothing, when
+/// that would change a bit already bound.
+pub(crate) fn bind(bits: &mut Bits, bound: &mut Bits, m: Bits, v: Bits) -> bool {
+    if (*bits ^ v) & m & *bound != 0 {
+        return false;
+    }
+    *bits = (*bits & !m) | v;
+    *bound |= m;
+    true
+}
+
 /// Total width of a field made of `ranges`.
 pub fn width_of(ranges: &[Range]) -> u32 {
     ranges.iter().map(|r| r.width as u32).sum()

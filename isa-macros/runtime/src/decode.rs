@@ -462,6 +462,17 @@ impl Isa {
         self.ignored_field_named(inst, self.ignored_and_set(inst, gen_, &|_, _| None))
     }
 
+    /// The bits `inst` sets that [`Isa::ignored_bits_in`] holds for syntax
+    /// `syntax` (operands whose forms could ignore none of them are not
+    /// walked).
+    pub(crate) fn ignored_and_set_in(&self, inst: &Inst, gen_: u32, syntax: u16) -> Bits {
+        if inst.bits & self.ignorable(inst.leaf) == 0 {
+            return 0;
+        }
+        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
+        inst.bits & self.ignored_in(inst.bits, gen_, (Some(syntax), inst.bits), &mut path, 0, &|_, _| None)
+    }
+
     /// The name [`Isa::ignored_field_set`] gives the ignored bits `set` of
     /// `inst` sets.
     pub(crate) fn ignored_field_named(&self, inst: &Inst, set: Bits) -> Option<String> {

@@ -7,8 +7,10 @@
 //! an order of magnitude slower than a table) and means one fix serves all targets.
 
 pub mod abi;
+mod assembler;
 mod bits;
 pub mod build;
+mod canonical;
 mod decode;
 pub mod digits;
 mod direct;
@@ -34,6 +36,7 @@ mod print_plan;
 mod sample;
 mod tables;
 
+pub use assembler::Assembler;
 pub use bits::{Bits, extract, insert, mask_of, width_of};
 pub use decode::Decoder;
 pub use direct::{Ask, DIRECT_NODE, Direct, NO_PROBE, Part, Probe};

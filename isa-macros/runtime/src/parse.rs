@@ -132,12 +132,7 @@ impl St {
 
     /// Binds the word bits `m` to those of `v`; false on a conflict.
     fn bind_word(&mut self, m: Bits, v: Bits) -> bool {
-        if (self.bits ^ v) & m & self.bound != 0 {
-            return false;
-        }
-        self.bits = (self.bits & !m) | v;
-        self.bound |= m;
-        true
+        crate::bits::bind(&mut self.bits, &mut self.bound, m, v)
     }
 
     /// Binds the bits of a field made of `ranges` (at `at`) that are set in
@@ -1370,7 +1365,7 @@ fn split_at_top(e: Expr, op: BinOp, out: &mut Vec<Expr>) {
 }
 
 /// [`conjuncts`] without collecting them: `push` gets each in turn.
-fn push_conjuncts(e: Expr, push: &mut impl FnMut(Expr)) {
+pub(crate) fn push_conjuncts(e: Expr, push: &mut impl FnMut(Expr)) {
     if let [rest @ .., Op::Bin(BinOp::And)] = e
         && let Some((left, right)) = binary_operands(rest)
     {

@@ -1,0 +1,197 @@
+//! An assembler for many lines: text the printer wrote is read the short
+//! way, the rest by [`Isa::assemble_in`].
+//!
+//! The general assembler matches a line against every template that could
+//! read it, solves for the bits the text leaves open and checks the result;
+//! on GCN that is some 50,000 machine instructions a line. Most lines fed
+//! to an assembler in bulk, though, are in the printer's own form. For
+//! those, [`crate::canonical`] reads the bits the text names as the printer
+//! writes them, and the guess is kept only when it *is* the answer:
+//!
+//! - it decodes, to the same instruction and bits;
+//! - it sets no bit the hardware ignores and breaks none of the target's
+//!   rules (the general assembler refuses those, naming why);
+//! - it prints back to the line exactly;
+//! - no shorter encoding could print the same text: no instruction the
+//!   general assembler would try first (one with the same first word, or
+//!   one whose first word is not fixed text) may be shorter, and an
+//!   instruction whose length varies has its length fixed by bits the text
+//!   named.
+//!
+//! The decoding policy (README, "Decoding policy"; checked by the `decode`
+//! fuzzer's round trip) is that a decoded instruction's text assembles back
+//! to the same bits, or to a shorter encoding that prints the same. So a
+//! guess that passes all four is what [`Isa::assemble_in`] returns for the
+//! line; any other line goes to it, and errors are its errors. Tests hold
+//! the two to the same answers on every target.
+
+use std::collections::HashMap;
+
+use crate::bits::Bits;
+use crate::decode::Decoder;
+use crate::error::AsmError;
+use crate::eval::{Env, Given};
+use crate::place::Step;
+use crate::print::Printer;
+use crate::tables::{Isa, Leaf, PrintOpts, Tok};
+
+/// Assembles lines of one generation and syntax, remembering what it
+/// printed back (see the module documentation).
+pub struct Assembler<'a> {
+    isa: &'a Isa,
+    gen_: u32,
+    syntax: u16,
+    decoder: Decoder<'a>,
+    printer: Printer<'a>,
+    /// Instructions of the generation by the first word their templates
+    /// print, in spec order.
+    heads: HashMap<Box<str>, Box<[u16]>>,
+    /// The templates whose first word is not all fixed text, in spec order.
+    open: Box<[Open]>,
+    /// The text a guess prints back.
+    text: String,
+    canonical: u64,
+}
+
+impl Isa {
+    /// An assembler for many lines of generation `gen_` in syntax `syntax`
+    /// (an index into [`Isa::syntaxes`]): the same answers as
+    /// [`Isa::assemble_in`], faster for text in the printer's form.
+    pub fn assembler(&self, gen_: u32, syntax: u16) -> Assembler<'_> {
+        let mut heads: HashMap<String, Vec<u16>> = HashMap::new();
+        let mut open: Vec<Open> = Vec::new();
+        // Spec order, in which the general assembler tries them (a group
+        // lists its leaves in decoding order).
+        let mut leaves: Vec<u16> = self.instructions(gen_).collect();
+        leaves.sort_unstable();
+        let widest = leaves.iter().map(|&l| self.leaves[l as usize].bits).max().unwrap_or(0);
+        for leaf in leaves {
+            let l = &self.leaves[leaf as usize];
+            for case in l.cases.iter().filter(|c| c.applies_in(syntax)) {
+                let (word, whole) = head(l, case.display_in(syntax), syntax);
+                // A template whose first word goes on with a field is
+                // tried for lines whose first word is its fixed part (the
+                // field printed nothing there: `ds_gws_sema_v gds`).
+                let list = heads.entry(word.clone()).or_default();
+                if list.last() != Some(&leaf) {
+                    list.push(leaf);
+                }
+                // Only a template of an encoding shorter than some other
+                // could be the shorter one that prints the same.
+                if !whole && l.min_bits < widest {
+                    open.push(Open { leaf, prefix: word.into_boxed_str(), min_bits: l.min_bits });
+                }
+            }
+        }
+        Assembler {
+            isa: self,
+            gen_,
+            syntax,
+            decoder: self.decoder(gen_),
+            printer: self.printer(gen_, PrintOpts { syntax, pad: None }),
+            heads: heads.into_iter().map(|(h, l)| (h.into_boxed_str(), l.into_boxed_slice())).collect(),
+            open: open.into_boxed_slice(),
+            text: String::new(),
+            canonical: 0,
+        }
+    }
+}
+
+/// A template whose first word starts with fixed text and goes on with a
+/// field: its instruction could print any first word that starts so.
+struct Open {
+    leaf: u16,
+    prefix: Box<str>,
+    min_bits: u32,
+}
+
+/// The first word a template prints (up to its first space or column), or
+/// its fixed start up to a field; whether that is the whole word.
+fn head(l: &Leaf, display: &[Tok], syntax: u16) -> (String, bool) {
+    let mut h = String::new();
+    for tok in display {
+        let s = match *tok {
+            Tok::Lit(s) | Tok::Opt(s) => s,
+            Tok::Name => l.name_in(syntax),
+            Tok::Column => return (h, true),
+            Tok::Field(_) | Tok::OptField(..) => return (h, false),
+        };
+        if let Some(i) = s.find(' ') {
+            h.push_str(&s[..i]);
+            return (h, true);
+        }
+        h.push_str(s);
+    }
+    (h, true)
+}
+
+impl Assembler<'_> {
+    /// Assembles one line to its bits and width, as [`Isa::assemble_in`].
+    pub fn assemble(&mut self, line: &str) -> Result<(Bits, u32), AsmError> {
+        if let Some(found) = self.read_canonical(line.trim()) {
+            self.canonical += 1;
+            return Ok(found);
+        }
+        self.isa.assemble_in(line, self.gen_, self.syntax)
+    }
+
+    /// How many lines were read in the printer's form.
+    pub fn canonical_lines(&self) -> u64 {
+        self.canonical
+    }
+
+    /// The bits and width of `t` when it is an instruction as the printer
+    /// writes it (see the module documentation).
+    fn read_canonical(&mut self, t: &str) -> Option<(Bits, u32)> {
+        let Assembler { isa, gen_, syntax, .. } = *self;
+        if t.is_empty() || isa.raw.as_ref().is_some_and(|r| t.starts_with(r.prefix)) {
+            return None;
+        }
+        let first = &t[..t.find(' ').unwrap_or(t.len())];
+        let candidates = self.heads.get(first)?;
+        for (k, &leaf) in candidates.iter().enumerate() {
+            let l = &isa.leaves[leaf as usize];
+            for (ci, case) in l.cases.iter().enumerate() {
+                if case.parse_only || !case.applies_in(syntax) {
+                    continue;
+                }
+                let Some(read) = crate::canonical::read(isa, t, gen_, syntax, leaf, ci as u16) else {
+                    continue;
+                };
+                let Some(inst) = self.decoder.decode(read.bits).ok().filter(|i| i.leaf == leaf && i.bits == read.bits)
+                else {
+                    continue;
+                };
+                let width = inst.len as u32 * 8;
+                // A shorter encoding that prints the same is what the
+                // general assembler finds: one tried before this, or this
+                // one with other bits where the text does not fix the length.
+                let opened = self.open.iter().take_while(|o| o.leaf < leaf);
+                if candidates[..k].iter().any(|&b| isa.leaves[b as usize].min_bits < width)
+                    || opened.filter(|o| o.min_bits < width).any(|o| first.starts_with(&*o.prefix))
+                    || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
+                {
+                    return None;
+                }
+                if isa.ignored_and_set_in(&inst, gen_, syntax) != 0 || !isa.validate(&inst, gen_).is_empty() {
+                    return None;
+                }
+                self.text.clear();
+                self.printer.print_to(&inst, &mut self.text);
+                if self.text == t {
+                    return Some((inst.bits, width));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Whether every bit the length of `l` is computed from was named by the
+/// text (so no other encoding of `l` that prints the same is shorter).
+fn length_named(isa: &Isa, gen_: u32, l: &Leaf, leaf: u16, read: crate::canonical::Read) -> bool {
+    let Some(length) = l.length else { return true };
+    let mut env = Env { isa, bits: read.bits, gen_, read: 0, given: Given::NONE };
+    env.eval(&[Step::top(leaf, (l.cases.len() - 1) as u16)], length);
+    env.read & !read.bound == 0
+}

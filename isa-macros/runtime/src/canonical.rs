@@ -1,0 +1,516 @@
+//! Reading a line exactly as the printer writes it.
+//!
+//! The general assembler reads what a person may write: any run of white
+//! space, commas left out, octal and bracketed numbers, names of derived
+//! values; it binds what the text says as constraints and solves for the
+//! rest. Most lines an assembler sees, though, were printed by a
+//! disassembler or a compiler in the one form the printer writes. This
+//! module reads only that form: a template's literal text as written, each
+//! field's value in the one way [`crate::print`] formats it, an operand in
+//! one of its forms, and nothing else. Bits the text does not name are
+//! left zero and nothing is solved or checked here; what it finds is a
+//! guess that [`crate::Assembler`] confirms by decoding and printing it
+//! back, and hands the line to the general assembler when it does not.
+
+use crate::bits::Bits;
+use crate::decode::MAX_DEPTH;
+use crate::eval::{Env, Given};
+use crate::inverse::Source;
+use crate::place::Step;
+use crate::tables::{BinOp, Isa, Op, Range, Src, Tok, Ty};
+
+/// Template steps one line may take before the reading gives up. Each
+/// operand tries its forms in turn and each way a field can be read is an
+/// alternative, so a template could in principle multiply them; a real
+/// line takes a few dozen.
+const BUDGET: u32 = 2048;
+
+/// What reading a line found: the bits the text sets, and the mask of the
+/// bits it named (the leaf's identifying bits included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Read {
+    pub bits: Bits,
+    pub bound: Bits,
+}
+
+/// Reads `text` as case `case` of instruction `leaf` in syntax `syntax`
+/// prints it; `None` when the text is not in that form.
+pub(crate) fn read(isa: &Isa, text: &str, gen_: u32, syntax: u16, leaf: u16, case: u16) -> Option<Read> {
+    let l = &isa.leaves[leaf as usize];
+    let top = Step::top(leaf, case);
+    let mut r = Reader {
+        isa,
+        text: text.as_bytes(),
+        gen_,
+        syntax,
+        bits: l.value & l.mask,
+        bound: l.mask,
+        steps: 0,
+        path: [top; MAX_DEPTH],
+    };
+    let display = l.cases[case as usize].display_in(syntax);
+    if !r.implied(0, top) {
+        return None;
+    }
+    r.seq(Rest { toks: display, at: top, depth: 0, up: None }, 0).then_some(Read { bits: r.bits, bound: r.bound })
+}
+
+struct Reader<'a> {
+    isa: &'a Isa,
+    text: &'a [u8],
+    gen_: u32,
+    syntax: u16,
+    bits: Bits,
+    bound: Bits,
+    steps: u32,
+    /// The scope of the field being read, for the expressions a field's
+    /// format names (an operand's steps, outermost first).
+    path: [Step; MAX_DEPTH],
+}
+
+/// What is left to read: the rest of a template, at its leaf's place, and
+/// what follows once it is read (the rest of the enclosing template).
+#[derive(Clone, Copy)]
+struct Rest<'r> {
+    toks: &'static [Tok],
+    at: Step,
+    depth: u8,
+    up: Option<&'r Rest<'r>>,
+}
+
+impl Reader<'_> {
+    fn seq(&mut self, r: Rest<'_>, pos: usize) -> bool {
+        self.steps += 1;
+        if self.steps > BUDGET {
+            return false;
+        }
+        let Some((tok, toks)) = r.toks.split_first() else {
+            return match r.up {
+                None => pos == self.text.len(),
+                Some(up) => self.seq(*up, pos),
+            };
+        };
+        let next = Rest { toks, ..r };
+        match *tok {
+            Tok::Lit(s) | Tok::Opt(s) => self.lit(pos, s).is_some_and(|p| self.seq(next, p)),
+            Tok::Name => {
+                let name = self.isa.leaves[r.at.leaf as usize].name_in(self.syntax);
+                self.lit(pos, name).is_some_and(|p| self.seq(next, p))
+            }
+            // One space, or spaces up to the syntax's column: the printer's
+            // choice, which printing the guess back checks.
+            Tok::Column => {
+                let n = self.text.get(pos..).map_or(0, |t| t.iter().take_while(|&&b| b == b' ').count());
+                n > 0 && self.seq(next, pos + n)
+            }
+            Tok::Field(i) => self.field(r, i, next, pos),
+            Tok::OptField(s, i, _) => self.lit(pos, s).is_some_and(|p| self.field(r, i, next, p)),
+        }
+    }
+
+    /// Where literal text `s` ends if the text holds it at `pos`.
+    fn lit(&self, pos: usize, s: &str) -> Option<usize> {
+        let end = pos + s.len();
+        (self.text.get(pos..end)? == s.as_bytes()).then_some(end)
+    }
+
+    /// Reads field `i` of the leaf of `r` at `pos`, then `next`.
+    fn field(&mut self, r: Rest<'_>, i: u16, next: Rest<'_>, pos: usize) -> bool {
+        let case = &self.isa.leaves[r.at.leaf as usize].cases[r.at.case as usize];
+        let field = &case.fields[i as usize];
+        if let Ty::Group { group, .. } = field.ty {
+            return match field.src {
+                Src::Bits(ranges) => self.operand(r, i, (group, ranges), next, pos),
+                _ => false,
+            };
+        }
+        let width = match (field.ty, field.width()) {
+            (Ty::Float { format: Some(e) }, _) => {
+                self.path[r.depth as usize] = r.at;
+                let mut env = Env { isa: self.isa, bits: self.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+                env.eval(&self.path[..=r.depth as usize], e) as u32
+            }
+            (_, Some(w)) => w,
+            (_, None) => 64,
+        };
+        let mut ways = [(0i128, 0usize); 4];
+        let n = self.values(field.ty, width, pos, &mut ways);
+        for &(v, end) in &ways[..n] {
+            let saved = (self.bits, self.bound);
+            // A derived value, or a parameter not passed as a plain field,
+            // is printed from other bits; printing the guess back checks it.
+            let bound = match field.src {
+                Src::Bits(ranges) => self.bind(&r.at, ranges, v),
+                Src::Param(p) => match self.param_place(r.depth as usize, r.at, p) {
+                    Some((at, ranges)) => self.bind(&at, ranges, v),
+                    None => self.may_be(r, |env, path| env.param(path, p), v),
+                },
+                Src::Expr(e) => self.bind_source(r, e, v),
+            };
+            if !bound {
+                (self.bits, self.bound) = saved;
+                continue;
+            }
+            if self.seq(next, end) {
+                return true;
+            }
+            (self.bits, self.bound) = saved;
+        }
+        false
+    }
+
+    /// Reads an operand of `group` held in `ranges` of the leaf of `r` (its
+    /// field `via`) at `pos` in each of the group's forms in turn, then `next`.
+    fn operand(
+        &mut self,
+        r: Rest<'_>,
+        via: u16,
+        (group, ranges): (u16, &'static [Range]),
+        next: Rest<'_>,
+        pos: usize,
+    ) -> bool {
+        let depth = r.depth as usize + 1;
+        if depth >= MAX_DEPTH {
+            return false;
+        }
+        let Some((base, map)) = r.at.child(ranges) else { return false };
+        self.path[r.depth as usize] = r.at;
+        let here = self.text.get(pos).copied().unwrap_or(0);
+        for form in crate::forms::index(self.isa, self.syntax).of(group) {
+            if (form.first != 0 && form.first != here) || !form.exists_in(self.gen_) {
+                continue;
+            }
+            let leaf = &self.isa.leaves[form.leaf as usize];
+            let case = &leaf.cases[form.case as usize];
+            if case.parse_only {
+                continue;
+            }
+            let at = Step { leaf: form.leaf, case: form.case, base, via, map };
+            let saved = (self.bits, self.bound);
+            if self.bind_word(at.in_word(leaf.mask), at.in_word(leaf.value & leaf.mask))
+                && self.implied(depth, at)
+                && self.seq(Rest { toks: case.display_in(self.syntax), at, depth: depth as u8, up: Some(&next) }, pos)
+            {
+                return true;
+            }
+            (self.bits, self.bound) = saved;
+        }
+        false
+    }
+
+    /// Where parameter `p` of the leaf at `at` (at `depth`) comes from when the fields
+    /// above pass it down unchanged from a bit field: that field's leaf and
+    /// ranges (GCN's `-|v1|`, whose modifier bits the instruction holds).
+    fn param_place(&mut self, mut depth: usize, at: Step, mut p: u16) -> Option<(Step, &'static [Range])> {
+        self.path[depth] = at;
+        while depth > 0 {
+            let (child, parent) = (self.path[depth], self.path[depth - 1]);
+            let case = &self.isa.leaves[parent.leaf as usize].cases[parent.case as usize];
+            let Ty::Group { params, .. } = case.fields.get(child.via as usize)?.ty else { return None };
+            let field = match params.get(p as usize)? {
+                [Op::Field(j)] => case.fields.get(*j as usize)?,
+                [Op::Param(q)] => {
+                    (p, depth) = (*q, depth - 1);
+                    continue;
+                }
+                _ => return None,
+            };
+            return match field.src {
+                Src::Bits(ranges) => Some((parent, ranges)),
+                Src::Param(q) => {
+                    (p, depth) = (q, depth - 1);
+                    continue;
+                }
+                // Another name for a bit field, or its low bits (GCN's
+                // `LIT16: LITERAL & 0xffff`): the whole field is bound, its
+                // high bits zero as the general assembler would leave them.
+                Src::Expr([Op::Field(k)] | [Op::Field(k), Op::Lit(_), Op::Bin(BinOp::BitAnd)]) => {
+                    match case.fields.get(*k as usize)?.src {
+                        Src::Bits(ranges) if low_mask(field.src) => Some((parent, ranges)),
+                        _ => None,
+                    }
+                }
+                Src::Expr(_) => None,
+            };
+        }
+        None
+    }
+
+    /// Binds the bit field a derived value `e` of the leaf of `r` is
+    /// computed from, when it is computed from one narrow field alone (see
+    /// [`crate::inverse`]), to the value that gives `v`; false when no
+    /// value does or the bits disagree with those bound. A value computed
+    /// otherwise binds nothing.
+    fn bind_source(&mut self, r: Rest<'_>, e: crate::tables::Expr, v: i128) -> bool {
+        let Ok(n) = i64::try_from(v) else { return false };
+        // Another name for a bit field (GCN's `K: LITERAL`).
+        if let [Op::Field(j)] = e
+            && let Some(Src::Bits(ranges)) =
+                self.isa.leaves[r.at.leaf as usize].cases[r.at.case as usize].fields.get(*j as usize).map(|f| f.src)
+        {
+            return self.bind(&r.at, ranges, v);
+        }
+        self.path[r.depth as usize] = r.at;
+        let path = &self.path[..=r.depth as usize];
+        match crate::inverse::source_of(self.isa, path, (self.bits, self.bound), self.gen_, e, n) {
+            Some(Source::Unique(field, value)) => match field.src {
+                Src::Bits(ranges) => self.bind(&r.at, ranges, value as i128),
+                _ => true,
+            },
+            Some(Source::Several { field, mask, value }) => match field.src {
+                Src::Bits(ranges) => {
+                    let m = r.at.insert(0, ranges, mask).0;
+                    self.bind_word(m, r.at.insert(0, ranges, value & mask).0)
+                }
+                _ => true,
+            },
+            Some(Source::None) => false,
+            None => self.may_be(r, |env, path| env.eval(path, e), v),
+        }
+    }
+
+    /// Whether a value the leaf of `r` computes (`value`) may be `v`: false
+    /// only when it reads nothing but bits bound so far and is not `v`
+    /// (GCN's 16-bit literal form, whose parameter the instruction passes
+    /// as 0, cannot read a literal there).
+    fn may_be(&mut self, r: Rest<'_>, value: impl FnOnce(&mut Env<'_>, &[Step]) -> i64, v: i128) -> bool {
+        self.path[r.depth as usize] = r.at;
+        let mut env = Env { isa: self.isa, bits: self.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+        let got = value(&mut env, &self.path[..=r.depth as usize]);
+        env.read & !self.bound != 0 || got as i128 == v
+    }
+
+    /// Binds what the leaf at `at` (at `depth`) says of one bit field or
+    /// parameter alone, in its `requires` (`GDS`, `!ABS`, `W == 2`: GCN's
+    /// `-|v1|` is a form that requires both modifier bits), in the
+    /// condition of its case (`P == 0` for `vcc_lo`), and, for a one-bit
+    /// value, in the conditions of the cases before it, which fail (`vcc_hi`
+    /// is the default case after `P == 0`); a parameter where it is passed
+    /// down from a bit field. False on a conflict.
+    fn implied(&mut self, depth: usize, at: Step) -> bool {
+        let leaf = &self.isa.leaves[at.leaf as usize];
+        let mut ok = true;
+        let mut each = |e: crate::tables::Expr, this: &mut Self| {
+            crate::parse::push_conjuncts(e, &mut |c| ok = ok && this.say(depth, at, c, true));
+        };
+        for &e in leaf.requires {
+            each(e, self);
+        }
+        if let Some(e) = leaf.cases[at.case as usize].when {
+            each(e, self);
+        }
+        for case in &leaf.cases[..at.case as usize] {
+            if let Some(e) = case.when
+                && !case.parse_only
+                && case.applies_in(self.syntax)
+                && !matches!(e, [.., Op::Bin(BinOp::And)])
+            {
+                ok = ok && self.say(depth, at, e, false);
+            }
+        }
+        ok
+    }
+
+    /// Binds what condition `c` of the leaf at `at` says of one bit field
+    /// or parameter, when it holds (`holds`) or fails: only what follows
+    /// exactly (`X` failing makes `X` zero; holding, a one-bit `X` one).
+    /// False on a conflict.
+    fn say(&mut self, depth: usize, at: Step, c: crate::tables::Expr, holds: bool) -> bool {
+        // The value named, and whether the condition says it is `v` (or not).
+        let (x, v, is) = match c {
+            [x] => (x, 0, !holds),
+            [x, Op::Not] => (x, 0, holds),
+            [x, Op::Lit(v), Op::Bin(BinOp::Eq)] | [Op::Lit(v), x, Op::Bin(BinOp::Eq)] => (x, *v, holds),
+            _ => return true,
+        };
+        let fields = self.isa.leaves[at.leaf as usize].default_case().fields;
+        let p = match *x {
+            Op::Param(p) => p,
+            Op::Field(j) => match fields.get(j as usize).map(|f| f.src) {
+                Some(Src::Param(p)) => p,
+                Some(Src::Bits(ranges)) => return self.bind_said(at, ranges, v, is),
+                _ => return true,
+            },
+            _ => return true,
+        };
+        match self.param_place(depth, at, p) {
+            Some((step, ranges)) => self.bind_said(step, ranges, v, is),
+            None => true,
+        }
+    }
+
+    /// Binds a field that is `v` (`is`) or is not: a one-bit field that is
+    /// not 0 or 1 is the other; a wider one is left alone.
+    fn bind_said(&mut self, at: Step, ranges: &[Range], v: i64, is: bool) -> bool {
+        match (is, crate::bits::width_of(ranges), v) {
+            (true, _, v) => self.bind(&at, ranges, v as i128),
+            (false, 1, 0 | 1) => self.bind(&at, ranges, 1 - v as i128),
+            _ => true,
+        }
+    }
+
+    /// Binds a field made of `ranges` (of the leaf at `at`) to `v`; false
+    /// when it does not fit or disagrees with bits already bound.
+    fn bind(&mut self, at: &Step, ranges: &[Range], v: i128) -> bool {
+        let width = crate::bits::width_of(ranges);
+        let (lo, hi) = if width >= 127 { (i128::MIN, i128::MAX) } else { (-(1i128 << width), (1i128 << width) - 1) };
+        if v < lo || v > hi {
+            return false;
+        }
+        let value = (v as u128) & crate::bits::mask_of(0, width);
+        let (nb, written) = at.insert(self.bits, ranges, value);
+        self.bind_word(written, nb & written)
+    }
+
+    /// Binds the word bits `m` to those of `v`; false on a conflict.
+    fn bind_word(&mut self, m: Bits, v: Bits) -> bool {
+        crate::bits::bind(&mut self.bits, &mut self.bound, m, v)
+    }
+
+    /// The ways a value of type `ty` (`width` bits) is printed at `pos`, as
+    /// (value, end) pairs in `out`, the most text first; how many.
+    fn values(&self, ty: Ty, width: u32, pos: usize, out: &mut [(i128, usize); 4]) -> usize {
+        let rest = self.text.get(pos..).unwrap_or(&[]);
+        let one = |out: &mut [(i128, usize); 4], r: Option<(i128, usize)>| match r {
+            Some((v, n)) => {
+                out[0] = (v, pos + n);
+                1
+            }
+            None => 0,
+        };
+        match ty {
+            Ty::Uint | Ty::UintSat => one(out, decimal(rest)),
+            Ty::Int => one(out, signed(rest)),
+            Ty::Hex => one(out, hex(rest)),
+            Ty::HexLit { .. } => one(out, rest.strip_prefix(b"0x").and_then(hex).map(|(v, n)| (v, n + 2))),
+            Ty::Bool { on, inverted } => {
+                let (set, clear) = if inverted { (0, 1) } else { (1, 0) };
+                let mut n = 0;
+                if !on.is_empty() && rest.starts_with(on.as_bytes()) {
+                    out[0] = (set, pos + on.len());
+                    n = 1;
+                }
+                out[n] = (clear, pos);
+                n + 1
+            }
+            // Nothing when zero, else `+N` (or `-N`).
+            Ty::Offset | Ty::UOffset => {
+                let read = match rest.first() {
+                    Some(b'+') => decimal(&rest[1..]).map(|(v, n)| (v, n + 1)),
+                    Some(b'-') if matches!(ty, Ty::Offset) => signed(rest),
+                    _ => None,
+                };
+                let mut n = 0;
+                if let Some((v, len)) = read.filter(|&(v, _)| v != 0) {
+                    out[0] = (v, pos + len);
+                    n = 1;
+                }
+                out[n] = (0, pos);
+                n + 1
+            }
+            Ty::Float { .. } => one(out, float(rest, width)),
+            Ty::Enum(e) => {
+                // Longest name first: one may begin another (`BYTE_1`, `BYTE_10`).
+                let mut n = 0;
+                for v in self.isa.enums[e as usize].values {
+                    let d = v.display.as_bytes();
+                    if !rest.starts_with(d) {
+                        continue;
+                    }
+                    if n == out.len() {
+                        return n;
+                    }
+                    let at = out[..n].iter().position(|&(_, end)| end < pos + d.len()).unwrap_or(n);
+                    out.copy_within(at..n, at + 1);
+                    out[at] = (v.value as i128, pos + d.len());
+                    n += 1;
+                }
+                n
+            }
+            Ty::Group { .. } => 0,
+        }
+    }
+}
+
+/// Whether a derived field is a bit field or its low bits (`F & 0xffff`).
+fn low_mask(src: Src) -> bool {
+    match src {
+        Src::Expr([Op::Field(_)]) => true,
+        Src::Expr([Op::Field(_), Op::Lit(m), Op::Bin(BinOp::BitAnd)]) => {
+            *m > 0 && (*m as u64).wrapping_add(1).is_power_of_two()
+        }
+        _ => false,
+    }
+}
+
+/// A decimal number at the start of `s` and its length (no sign; at most
+/// 20 digits, what a 64-bit value prints as).
+fn decimal(s: &[u8]) -> Option<(i128, usize)> {
+    let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    if n == 0 || n > 20 {
+        return None;
+    }
+    let v = s[..n].iter().fold(0i128, |v, &b| v * 10 + (b - b'0') as i128);
+    Some((v, n))
+}
+
+/// A decimal number with an optional `-`.
+fn signed(s: &[u8]) -> Option<(i128, usize)> {
+    match s.first() {
+        Some(b'-') => decimal(&s[1..]).map(|(v, n)| (-v, n + 1)),
+        _ => decimal(s),
+    }
+}
+
+/// Hex digits at the start of `s` (at most 32) and their length.
+fn hex(s: &[u8]) -> Option<(i128, usize)> {
+    let n = s.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    if n == 0 || n > 32 {
+        return None;
+    }
+    let v = u128::from_str_radix(std::str::from_utf8(&s[..n]).ok()?, 16).ok()?;
+    Some((v as i128, n))
+}
+
+/// A float as [`crate::print::format_float`] writes one of `width` bits:
+/// C's `%f` (`-1.500000`), or `0x` and the raw bits.
+fn float(s: &[u8], width: u32) -> Option<(i128, usize)> {
+    if let Some(h) = s.strip_prefix(b"0x") {
+        return hex(h).map(|(v, n)| (v, n + 2));
+    }
+    let sign = usize::from(s.first() == Some(&b'-'));
+    let int = s[sign..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let frac = match s.get(sign + int) {
+        Some(b'.') => 1 + s[sign + int + 1..].iter().take_while(|b| b.is_ascii_digit()).count(),
+        _ => 0,
+    };
+    let n = sign + int + frac;
+    if int == 0 {
+        return None;
+    }
+    let text = std::str::from_utf8(&s[..n]).ok()?;
+    let raw = match width {
+        64 => text.parse::<f64>().ok()?.to_bits(),
+        _ => crate::parse::float_bits(text, width)?,
+    };
+    Some((raw as i128, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_the_printer_writes_them() {
+        assert_eq!(decimal(b"123, v1"), Some((123, 3)));
+        assert_eq!(decimal(b"x"), None);
+        assert_eq!(decimal(b"123456789012345678901"), None);
+        assert_eq!(signed(b"-17]"), Some((-17, 3)));
+        assert_eq!(hex(b"ff0 "), Some((0xff0, 3)));
+        assert_eq!(float(b"-1.500000,", 32), Some((0xbfc0_0000, 9)));
+        assert_eq!(float(b"0.500000", 16), Some((0x3800, 8)));
+        assert_eq!(float(b"2.000000", 64), Some((0x4000_0000_0000_0000, 8)));
+        assert_eq!(float(b"0x7fc00000", 32), Some((0x7fc0_0000, 10)));
+        assert_eq!(float(b".5", 32), None);
+    }
+}

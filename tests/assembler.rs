@@ -1,0 +1,91 @@
+//! An [`isa_runtime::Assembler`] gives exactly what `Isa::assemble_in`
+//! gives, bits, width or error, for every target, generation and syntax: on
+//! the printed text of random instructions of every opcode and of random
+//! words that decode (padded and not), and on that text changed a little
+//! (a character dropped, doubled or replaced, spaces added, a number
+//! changed), which is mostly not in the printer's form or not an
+//! instruction at all. And it reads most printed lines the short way, or it
+//! would not be worth having.
+
+use isa_runtime::{PrintOpts, TestRng};
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+/// `text` changed in one random way.
+fn mutate(text: &str, rng: &mut TestRng) -> String {
+    let mut b: Vec<char> = text.chars().collect();
+    if b.is_empty() {
+        return " ".into();
+    }
+    let at = (rng.next_u64() as usize) % b.len();
+    const SOME: &[char] = &['0', '1', '9', 'x', 'v', 's', ' ', ',', '-', '|', '[', ']', ':', '.', 'f', 'A'];
+    match rng.next_u64() % 6 {
+        0 => {
+            b.remove(at);
+        }
+        1 => b.insert(at, b[at]),
+        2 => b[at] = SOME[(rng.next_u64() as usize) % SOME.len()],
+        3 => b.insert(at, ' '),
+        // A digit stepped, which keeps most lines instructions.
+        4 => match b.iter().rposition(|c| c.is_ascii_digit()) {
+            Some(i) => b[i] = if b[i] == '9' { '0' } else { (b[i] as u8 + 1) as char },
+            None => b.push('1'),
+        },
+        _ => b.insert(0, ' '),
+    }
+    b.into_iter().collect()
+}
+
+/// The least share of printed lines each target's assembler must read
+/// the short way (what it does now, a little under).
+const FLOORS: &[(&str, f64)] = &[("gcn", 0.95), ("agx", 0.45), ("rv32i", 0.7)];
+
+#[test]
+fn an_assembler_answers_as_the_engine_does() {
+    let mut rng = TestRng::new(5);
+    let mut bad = Vec::new();
+    let mut shares = Vec::new();
+    for isa in isa_specs::TARGETS {
+        let gens: Vec<u32> =
+            if isa.gens.is_empty() { vec![isa.default_gen] } else { isa.gens.iter().map(|g| g.value).collect() };
+        for g in gens {
+            let insts = corpus::instructions(isa, g, &mut rng, 3, 2_000);
+            for syntax in 0..isa.syntaxes.len().max(1) as u16 {
+                let mut asm = isa.assembler(g, syntax);
+                let (mut printed, mut short) = (0u64, 0u64);
+                for inst in &insts {
+                    for pad in [None, Some(true)] {
+                        let text = isa.print_in(inst, g, PrintOpts { syntax, pad });
+                        let changed = mutate(&text, &mut rng);
+                        for (i, line) in [text, changed].iter().enumerate() {
+                            let before = asm.canonical_lines();
+                            let want = isa.assemble_in(line, g, syntax);
+                            let got = asm.assemble(line);
+                            if got != want {
+                                bad.push(format!(
+                                    "{} gen {g} syntax {syntax} `{line}`: {got:x?}, want {want:x?}",
+                                    isa.name
+                                ));
+                            }
+                            if i == 0 && pad.is_none() {
+                                printed += 1;
+                                short += asm.canonical_lines() - before;
+                            }
+                        }
+                    }
+                }
+                println!("{} gen {g} syntax {syntax}: {short} of {printed} printed lines read the short way", isa.name);
+                shares.push((isa.name, g, syntax, short as f64 / printed as f64));
+            }
+        }
+    }
+    for b in bad.iter().take(30) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} answers differ", bad.len());
+    for (target, g, syntax, share) in shares {
+        let floor = FLOORS.iter().find(|f| f.0 == target).map_or(0.0, |f| f.1);
+        assert!(share >= floor, "{target} gen {g} syntax {syntax}: {share:.3} of printed lines read the short way");
+    }
+}
