@@ -43,13 +43,15 @@ pub struct Assembler<'a> {
     syntax: u16,
     decoder: Decoder<'a>,
     printer: Printer<'a>,
-    /// Instructions of the generation by the first word their templates
-    /// print, in spec order.
-    heads: HashMap<Box<str>, Box<[u16]>>,
+    /// The templates of the generation's instructions by the first word
+    /// they print, as (leaf, case), in spec order.
+    heads: HashMap<Box<str>, Box<[(u16, u16)]>>,
     /// The templates whose first word is not all fixed text, in spec order.
     open: Box<[Open]>,
     /// The text a guess prints back.
     text: String,
+    /// What reading learned about the templates.
+    memory: crate::canonical::Memory,
     canonical: u64,
 }
 
@@ -58,7 +60,7 @@ impl Isa {
     /// (an index into [`Isa::syntaxes`]): the same answers as
     /// [`Isa::assemble_in`], faster for text in the printer's form.
     pub fn assembler(&self, gen_: u32, syntax: u16) -> Assembler<'_> {
-        let mut heads: HashMap<String, Vec<u16>> = HashMap::new();
+        let mut heads: HashMap<String, Vec<(u16, u16)>> = HashMap::new();
         let mut open: Vec<Open> = Vec::new();
         // Spec order, in which the general assembler tries them (a group
         // lists its leaves in decoding order).
@@ -67,15 +69,12 @@ impl Isa {
         let widest = leaves.iter().map(|&l| self.leaves[l as usize].bits).max().unwrap_or(0);
         for leaf in leaves {
             let l = &self.leaves[leaf as usize];
-            for case in l.cases.iter().filter(|c| c.applies_in(syntax)) {
+            for (ci, case) in l.cases.iter().enumerate().filter(|(_, c)| c.applies_in(syntax)) {
                 let (word, whole) = head(l, case.display_in(syntax), syntax);
                 // A template whose first word goes on with a field is
                 // tried for lines whose first word is its fixed part (the
                 // field printed nothing there: `ds_gws_sema_v gds`).
-                let list = heads.entry(word.clone()).or_default();
-                if list.last() != Some(&leaf) {
-                    list.push(leaf);
-                }
+                heads.entry(word.clone()).or_default().push((leaf, ci as u16));
                 // Only a template of an encoding shorter than some other
                 // could be the shorter one that prints the same.
                 if !whole && l.min_bits < widest {
@@ -92,6 +91,7 @@ impl Isa {
             heads: heads.into_iter().map(|(h, l)| (h.into_boxed_str(), l.into_boxed_slice())).collect(),
             open: open.into_boxed_slice(),
             text: String::new(),
+            memory: Default::default(),
             canonical: 0,
         }
     }
@@ -149,38 +149,36 @@ impl Assembler<'_> {
         }
         let first = &t[..t.find(' ').unwrap_or(t.len())];
         let candidates = self.heads.get(first)?;
-        for (k, &leaf) in candidates.iter().enumerate() {
+        for (k, &(leaf, ci)) in candidates.iter().enumerate() {
             let l = &isa.leaves[leaf as usize];
-            for (ci, case) in l.cases.iter().enumerate() {
-                if case.parse_only || !case.applies_in(syntax) {
-                    continue;
-                }
-                let Some(read) = crate::canonical::read(isa, t, gen_, syntax, leaf, ci as u16) else {
-                    continue;
-                };
-                let Some(inst) = self.decoder.decode(read.bits).ok().filter(|i| i.leaf == leaf && i.bits == read.bits)
-                else {
-                    continue;
-                };
-                let width = inst.len as u32 * 8;
-                // A shorter encoding that prints the same is what the
-                // general assembler finds: one tried before this, or this
-                // one with other bits where the text does not fix the length.
-                let opened = self.open.iter().take_while(|o| o.leaf < leaf);
-                if candidates[..k].iter().any(|&b| isa.leaves[b as usize].min_bits < width)
-                    || opened.filter(|o| o.min_bits < width).any(|o| first.starts_with(&*o.prefix))
-                    || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
-                {
-                    return None;
-                }
-                if isa.ignored_and_set_in(&inst, gen_, syntax) != 0 || !isa.validate(&inst, gen_).is_empty() {
-                    return None;
-                }
-                self.text.clear();
-                self.printer.print_to(&inst, &mut self.text);
-                if self.text == t {
-                    return Some((inst.bits, width));
-                }
+            if l.cases[ci as usize].parse_only {
+                continue;
+            }
+            let Some(read) = crate::canonical::read(isa, t, (gen_, syntax), (leaf, ci), &mut self.memory) else {
+                continue;
+            };
+            let Some(inst) = self.decoder.decode(read.bits).ok().filter(|i| i.leaf == leaf && i.bits == read.bits)
+            else {
+                continue;
+            };
+            let width = inst.len as u32 * 8;
+            // A shorter encoding that prints the same is what the
+            // general assembler finds: one tried before this, or this
+            // one with other bits where the text does not fix the length.
+            let opened = self.open.iter().take_while(|o| o.leaf < leaf);
+            if candidates[..k].iter().any(|&(b, _)| b != leaf && isa.leaves[b as usize].min_bits < width)
+                || opened.filter(|o| o.min_bits < width).any(|o| first.starts_with(&*o.prefix))
+                || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
+            {
+                return None;
+            }
+            if isa.ignored_and_set_in(&inst, gen_, syntax) != 0 || !isa.validate(&inst, gen_).is_empty() {
+                return None;
+            }
+            self.text.clear();
+            self.printer.print_to(&inst, &mut self.text);
+            if self.text == t {
+                return Some((inst.bits, width));
             }
         }
         None

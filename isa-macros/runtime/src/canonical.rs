@@ -16,6 +16,7 @@ use crate::bits::Bits;
 use crate::decode::MAX_DEPTH;
 use crate::eval::{Env, Given};
 use crate::inverse::Source;
+use crate::openings::Openings;
 use crate::place::Step;
 use crate::tables::{BinOp, Isa, Op, Range, Src, Tok, Ty};
 
@@ -35,11 +36,18 @@ pub(crate) struct Read {
 
 /// Reads `text` as case `case` of instruction `leaf` in syntax `syntax`
 /// prints it; `None` when the text is not in that form.
-pub(crate) fn read(isa: &Isa, text: &str, gen_: u32, syntax: u16, leaf: u16, case: u16) -> Option<Read> {
+pub(crate) fn read(
+    isa: &Isa,
+    text: &str,
+    (gen_, syntax): (u32, u16),
+    (leaf, case): (u16, u16),
+    memory: &mut Memory,
+) -> Option<Read> {
     let l = &isa.leaves[leaf as usize];
     let top = Step::top(leaf, case);
     let mut r = Reader {
         isa,
+        memory,
         text: text.as_bytes(),
         gen_,
         syntax,
@@ -55,8 +63,97 @@ pub(crate) fn read(isa: &Isa, text: &str, gen_: u32, syntax: u16, leaf: u16, cas
     r.seq(Rest { toks: display, at: top, depth: 0, up: None }, 0).then_some(Read { bits: r.bits, bound: r.bound })
 }
 
+/// What reading learns about templates once and keeps: which bytes each
+/// operand form can start with, and what each leaf's conditions say of
+/// one field alone.
+#[derive(Debug, Default)]
+pub(crate) struct Memory {
+    openings: Openings,
+    /// By leaf, by case.
+    sayings: Vec<Option<Sayings>>,
+}
+
+impl Memory {
+    /// What case `case` of `leaf` says of one field alone (see
+    /// [`Reader::implied`]).
+    fn sayings(&mut self, isa: &Isa, syntax: u16, leaf: u16, case: u16) -> &[Said] {
+        if self.sayings.len() < isa.leaves.len() {
+            self.sayings.resize(isa.leaves.len(), None);
+        }
+        let l = &isa.leaves[leaf as usize];
+        let cases = self.sayings[leaf as usize]
+            .get_or_insert_with(|| (0..l.cases.len()).map(|c| sayings(syntax, l, c)).collect());
+        cases.get(case as usize).map_or(&[], |c| c)
+    }
+}
+
+/// What each case of a leaf says of one value alone.
+type Sayings = Box<[Box<[Said]>]>;
+
+/// A condition of a leaf that names one value alone: that it is `v` (`is`)
+/// or is not.
+#[derive(Clone, Copy, Debug)]
+struct Said {
+    what: Named,
+    v: i64,
+    is: bool,
+}
+
+/// The value a [`Said`] names: a parameter, or a bit field of the leaf.
+#[derive(Clone, Copy, Debug)]
+enum Named {
+    Param(u16),
+    Bits(&'static [Range]),
+}
+
+/// What the leaf's `requires` and case `case`'s condition say of one value
+/// alone (`GDS`, `!ABS`, `W == 2`), and, for a one-bit value, the
+/// conditions of the cases before it, which fail.
+fn sayings(syntax: u16, l: &crate::Leaf, case: usize) -> Box<[Said]> {
+    let fields = l.default_case().fields;
+    let mut out = Vec::new();
+    let mut add = |c: crate::tables::Expr, holds: bool| out.extend(said(fields, c, holds));
+    for &e in l.requires {
+        crate::parse::push_conjuncts(e, &mut |c| add(c, true));
+    }
+    if let Some(e) = l.cases.get(case).and_then(|c| c.when) {
+        crate::parse::push_conjuncts(e, &mut |c| add(c, true));
+    }
+    for c in &l.cases[..case] {
+        if let Some(e) = c.when
+            && !c.parse_only
+            && c.applies_in(syntax)
+            && !matches!(e, [.., Op::Bin(BinOp::And)])
+        {
+            add(e, false);
+        }
+    }
+    out.into_boxed_slice()
+}
+
+/// What condition `c` says of one value when it holds (`holds`) or fails.
+fn said(fields: &[crate::Field], c: crate::tables::Expr, holds: bool) -> Option<Said> {
+    let (x, v, is) = match c {
+        [x] => (x, 0, !holds),
+        [x, Op::Not] => (x, 0, holds),
+        [x, Op::Lit(v), Op::Bin(BinOp::Eq)] | [Op::Lit(v), x, Op::Bin(BinOp::Eq)] => (x, *v, holds),
+        _ => return None,
+    };
+    let what = match *x {
+        Op::Param(p) => Named::Param(p),
+        Op::Field(j) => match fields.get(j as usize)?.src {
+            Src::Param(p) => Named::Param(p),
+            Src::Bits(ranges) => Named::Bits(ranges),
+            Src::Expr(_) => return None,
+        },
+        _ => return None,
+    };
+    Some(Said { what, v, is })
+}
+
 struct Reader<'a> {
     isa: &'a Isa,
+    memory: &'a mut Memory,
     text: &'a [u8],
     gen_: u32,
     syntax: u16,
@@ -176,8 +273,12 @@ impl Reader<'_> {
         let Some((base, map)) = r.at.child(ranges) else { return false };
         self.path[r.depth as usize] = r.at;
         let here = self.text.get(pos).copied().unwrap_or(0);
-        for form in crate::forms::index(self.isa, self.syntax).of(group) {
+        self.memory.openings.of(self.isa, self.syntax, group);
+        for (i, form) in crate::forms::index(self.isa, self.syntax).of(group).iter().enumerate() {
             if (form.first != 0 && form.first != here) || !form.exists_in(self.gen_) {
+                continue;
+            }
+            if !self.memory.openings.of(self.isa, self.syntax, group).get(i).is_none_or(|o| o.has(here)) {
                 continue;
             }
             let leaf = &self.isa.leaves[form.leaf as usize];
@@ -285,58 +386,24 @@ impl Reader<'_> {
     /// `-|v1|` is a form that requires both modifier bits), in the
     /// condition of its case (`P == 0` for `vcc_lo`), and, for a one-bit
     /// value, in the conditions of the cases before it, which fail (`vcc_hi`
-    /// is the default case after `P == 0`); a parameter where it is passed
-    /// down from a bit field. False on a conflict.
+    /// is the default case after `P == 0`); only what follows exactly (`X`
+    /// failing makes `X` zero; holding, a one-bit `X` one), a parameter
+    /// where it is passed down from a bit field. False on a conflict.
     fn implied(&mut self, depth: usize, at: Step) -> bool {
-        let leaf = &self.isa.leaves[at.leaf as usize];
-        let mut ok = true;
-        let mut each = |e: crate::tables::Expr, this: &mut Self| {
-            crate::parse::push_conjuncts(e, &mut |c| ok = ok && this.say(depth, at, c, true));
-        };
-        for &e in leaf.requires {
-            each(e, self);
-        }
-        if let Some(e) = leaf.cases[at.case as usize].when {
-            each(e, self);
-        }
-        for case in &leaf.cases[..at.case as usize] {
-            if let Some(e) = case.when
-                && !case.parse_only
-                && case.applies_in(self.syntax)
-                && !matches!(e, [.., Op::Bin(BinOp::And)])
+        let n = self.memory.sayings(self.isa, self.syntax, at.leaf, at.case).len();
+        for k in 0..n {
+            let s = self.memory.sayings(self.isa, self.syntax, at.leaf, at.case)[k];
+            let place = match s.what {
+                Named::Bits(ranges) => Some((at, ranges)),
+                Named::Param(p) => self.param_place(depth, at, p),
+            };
+            if let Some((step, ranges)) = place
+                && !self.bind_said(step, ranges, s.v, s.is)
             {
-                ok = ok && self.say(depth, at, e, false);
+                return false;
             }
         }
-        ok
-    }
-
-    /// Binds what condition `c` of the leaf at `at` says of one bit field
-    /// or parameter, when it holds (`holds`) or fails: only what follows
-    /// exactly (`X` failing makes `X` zero; holding, a one-bit `X` one).
-    /// False on a conflict.
-    fn say(&mut self, depth: usize, at: Step, c: crate::tables::Expr, holds: bool) -> bool {
-        // The value named, and whether the condition says it is `v` (or not).
-        let (x, v, is) = match c {
-            [x] => (x, 0, !holds),
-            [x, Op::Not] => (x, 0, holds),
-            [x, Op::Lit(v), Op::Bin(BinOp::Eq)] | [Op::Lit(v), x, Op::Bin(BinOp::Eq)] => (x, *v, holds),
-            _ => return true,
-        };
-        let fields = self.isa.leaves[at.leaf as usize].default_case().fields;
-        let p = match *x {
-            Op::Param(p) => p,
-            Op::Field(j) => match fields.get(j as usize).map(|f| f.src) {
-                Some(Src::Param(p)) => p,
-                Some(Src::Bits(ranges)) => return self.bind_said(at, ranges, v, is),
-                _ => return true,
-            },
-            _ => return true,
-        };
-        match self.param_place(depth, at, p) {
-            Some((step, ranges)) => self.bind_said(step, ranges, v, is),
-            None => true,
-        }
+        true
     }
 
     /// Binds a field that is `v` (`is`) or is not: a one-bit field that is

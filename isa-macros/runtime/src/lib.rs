@@ -28,6 +28,7 @@ mod kept;
 pub mod machine;
 mod memo;
 mod mnemonics;
+mod openings;
 mod padded;
 mod parse;
 mod place;
