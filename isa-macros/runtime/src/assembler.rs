@@ -52,6 +52,10 @@ pub struct Assembler<'a> {
     text: String,
     /// What reading learned about the templates.
     memory: crate::canonical::Memory,
+    /// The general assembler's candidates for a line.
+    order: Vec<u16>,
+    /// The cases to try for a line (see [`Assembler::read_canonical`]).
+    tries: Vec<(u16, u16, u32)>,
     canonical: u64,
 }
 
@@ -92,6 +96,8 @@ impl Isa {
             open: open.into_boxed_slice(),
             text: String::new(),
             memory: Default::default(),
+            order: Vec::new(),
+            tries: Vec::new(),
             canonical: 0,
         }
     }
@@ -143,45 +149,76 @@ impl Assembler<'_> {
     /// The bits and width of `t` when it is an instruction as the printer
     /// writes it (see the module documentation).
     fn read_canonical(&mut self, t: &str) -> Option<(Bits, u32)> {
-        let Assembler { isa, gen_, syntax, .. } = *self;
+        let isa = self.isa;
         if t.is_empty() || isa.raw.as_ref().is_some_and(|r| t.starts_with(r.prefix)) {
             return None;
         }
+        // The cases to try, each with the shortest width of an encoding the
+        // general assembler would try before it that could print the same.
+        let mut tries = std::mem::take(&mut self.tries);
+        tries.clear();
         let first = &t[..t.find(' ').unwrap_or(t.len())];
-        let candidates = self.heads.get(first)?;
-        for (k, &(leaf, ci)) in candidates.iter().enumerate() {
-            let l = &isa.leaves[leaf as usize];
-            if l.cases[ci as usize].parse_only {
-                continue;
+        if let Some(candidates) = self.heads.get(first) {
+            // Those whose first word is this one or starts with a field.
+            for (k, &(leaf, ci)) in candidates.iter().enumerate() {
+                let named = candidates[..k].iter().filter(|c| c.0 != leaf).map(|c| isa.leaves[c.0 as usize].min_bits);
+                let open = self.open.iter().take_while(|o| o.leaf < leaf);
+                let open = open.filter(|o| first.starts_with(&*o.prefix)).map(|o| o.min_bits);
+                tries.push((leaf, ci, named.chain(open).min().unwrap_or(u32::MAX)));
             }
-            let Some(read) = crate::canonical::read(isa, t, (gen_, syntax), (leaf, ci), &mut self.memory) else {
-                continue;
-            };
-            let Some(inst) = self.decoder.decode(read.bits).ok().filter(|i| i.leaf == leaf && i.bits == read.bits)
-            else {
-                continue;
-            };
-            let width = inst.len as u32 * 8;
-            // A shorter encoding that prints the same is what the
-            // general assembler finds: one tried before this, or this
-            // one with other bits where the text does not fix the length.
-            let opened = self.open.iter().take_while(|o| o.leaf < leaf);
-            if candidates[..k].iter().any(|&(b, _)| b != leaf && isa.leaves[b as usize].min_bits < width)
-                || opened.filter(|o| o.min_bits < width).any(|o| first.starts_with(&*o.prefix))
-                || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
-            {
-                return None;
-            }
-            if isa.ignored_and_set_in(&inst, gen_, syntax) != 0 || !isa.validate(&inst, gen_).is_empty() {
-                return None;
-            }
-            self.text.clear();
-            self.printer.print_to(&inst, &mut self.text);
-            if self.text == t {
-                return Some((inst.bits, width));
+        } else {
+            // Templates whose first word is not fixed text (ir3's
+            // `(sy)add.f`): the leaves the general assembler itself tries.
+            crate::mnemonics::index(isa, self.syntax).candidates(t, &mut self.order);
+            let mut shortest = u32::MAX;
+            for &leaf in &self.order {
+                let l = &isa.leaves[leaf as usize];
+                if l.exists_in(self.gen_) {
+                    tries.extend((0..l.cases.len() as u16).map(|ci| (leaf, ci, shortest)));
+                    shortest = shortest.min(l.min_bits);
+                }
             }
         }
-        None
+        let mut found = None;
+        for &(leaf, ci, shortest) in &tries {
+            if let Some(f) = self.try_case(t, (leaf, ci), shortest) {
+                found = f;
+                break;
+            }
+        }
+        self.tries = tries;
+        found
+    }
+
+    /// Reads `t` as case `ci` of `leaf` and confirms it: `None` when the
+    /// case does not read or print back the line, `Some(None)` when it
+    /// does but the answer could be another (an encoding tried before it
+    /// that may print the same is shorter: `shortest` is the least width of
+    /// those; a bit the text sets that the hardware ignores; a broken
+    /// rule), `Some(Some(_))` for the answer.
+    fn try_case(&mut self, t: &str, (leaf, ci): (u16, u16), shortest: u32) -> Option<Option<(Bits, u32)>> {
+        let Assembler { isa, gen_, syntax, .. } = *self;
+        let l = &isa.leaves[leaf as usize];
+        let case = &l.cases[ci as usize];
+        if case.parse_only || !case.applies_in(syntax) {
+            return None;
+        }
+        let read = crate::canonical::read(isa, t, (gen_, syntax), (leaf, ci), &mut self.memory)?;
+        let inst = self.decoder.decode(read.bits).ok().filter(|i| i.leaf == leaf && i.bits == read.bits)?;
+        let width = inst.len as u32 * 8;
+        // The general assembler finds a shorter encoding that prints the
+        // same: one it tries before this, or this one with other bits where
+        // the text does not fix the length.
+        if shortest < width
+            || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
+            || isa.ignored_and_set_in(&inst, gen_, syntax) != 0
+            || !isa.validate(&inst, gen_).is_empty()
+        {
+            return Some(None);
+        }
+        self.text.clear();
+        self.printer.print_to(&inst, &mut self.text);
+        (self.text == t).then_some(Some((inst.bits, width)))
     }
 }
 
