@@ -39,7 +39,7 @@ fn mutate(text: &str, rng: &mut TestRng) -> String {
 
 /// The least share of printed lines each target's assembler must read
 /// the short way (what it does now, a little under).
-const FLOORS: &[(&str, f64)] = &[("gcn", 0.95), ("agx", 0.6), ("ir3", 0.5), ("rv32i", 0.7)];
+const FLOORS: &[(&str, f64)] = &[("gcn", 0.95), ("agx", 0.6), ("ir3", 0.8), ("rv32i", 0.7)];
 
 #[test]
 fn an_assembler_answers_as_the_engine_does() {

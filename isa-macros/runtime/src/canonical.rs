@@ -45,6 +45,7 @@ pub(crate) fn read(
 ) -> Option<Read> {
     let l = &isa.leaves[leaf as usize];
     let top = Step::top(leaf, case);
+    memory.later.clear();
     let mut r = Reader {
         isa,
         memory,
@@ -71,6 +72,40 @@ pub(crate) struct Memory {
     openings: Openings,
     /// By leaf, by case.
     sayings: Vec<Option<Sayings>>,
+    /// The computed values of the line being read left to check at its
+    /// end (see [`Reader::may_be`]).
+    later: Vec<Later>,
+}
+
+/// Most unbound bits a computed value may read and still be settled by
+/// trying their values (see [`Reader::settle`]).
+const MAX_SETTLED_BITS: u32 = 6;
+
+/// A value a template prints that the text gave but its bits do not yet
+/// decide: where it is computed, and what it must be.
+#[derive(Clone, Copy, Debug)]
+struct Later {
+    path: [Step; MAX_DEPTH],
+    depth: u8,
+    what: Computed,
+    v: i128,
+}
+
+/// How a [`Later`] value is computed: an expression, or a parameter.
+#[derive(Clone, Copy, Debug)]
+enum Computed {
+    Expr(crate::tables::Expr),
+    Param(u16),
+}
+
+impl Later {
+    fn value(&self, env: &mut Env<'_>) -> i64 {
+        let path = &self.path[..=self.depth as usize];
+        match self.what {
+            Computed::Expr(e) => env.eval(path, e),
+            Computed::Param(p) => env.param(path, p),
+        }
+    }
 }
 
 impl Memory {
@@ -183,7 +218,7 @@ impl Reader<'_> {
         }
         let Some((tok, toks)) = r.toks.split_first() else {
             return match r.up {
-                None => pos == self.text.len(),
+                None => pos == self.text.len() && self.settle(),
                 Some(up) => self.seq(*up, pos),
             };
         };
@@ -234,24 +269,22 @@ impl Reader<'_> {
         let n = self.values(field.ty, width, pos, &mut ways);
         for &(v, end) in &ways[..n] {
             let saved = (self.bits, self.bound);
+            let later = self.memory.later.len();
             // A derived value, or a parameter not passed as a plain field,
             // is printed from other bits; printing the guess back checks it.
             let bound = match field.src {
                 Src::Bits(ranges) => self.bind(&r.at, ranges, v),
                 Src::Param(p) => match self.param_place(r.depth as usize, r.at, p) {
                     Some((at, ranges)) => self.bind(&at, ranges, v),
-                    None => self.may_be(r, |env, path| env.param(path, p), v),
+                    None => self.may_be(r, Computed::Param(p), v),
                 },
                 Src::Expr(e) => self.bind_source(r, e, v),
             };
-            if !bound {
-                (self.bits, self.bound) = saved;
-                continue;
-            }
-            if self.seq(next, end) {
+            if bound && self.seq(next, end) {
                 return true;
             }
             (self.bits, self.bound) = saved;
+            self.memory.later.truncate(later);
         }
         false
     }
@@ -366,19 +399,62 @@ impl Reader<'_> {
                 _ => true,
             },
             Some(Source::None) => false,
-            None => self.may_be(r, |env, path| env.eval(path, e), v),
+            None => self.may_be(r, Computed::Expr(e), v),
         }
     }
 
-    /// Whether a value the leaf of `r` computes (`value`) may be `v`: false
-    /// only when it reads nothing but bits bound so far and is not `v`
-    /// (GCN's 16-bit literal form, whose parameter the instruction passes
-    /// as 0, cannot read a literal there).
-    fn may_be(&mut self, r: Rest<'_>, value: impl FnOnce(&mut Env<'_>, &[Step]) -> i64, v: i128) -> bool {
+    /// Whether a value the leaf of `r` computes (`what`) may be `v`: when
+    /// it reads nothing but bits bound so far, whether it is; else it is
+    /// checked once the whole line is read ([`Reader::settle`]). GCN's
+    /// 16-bit literal form, whose parameter the instruction passes as 0,
+    /// cannot read a literal there; ir3's `h` before a register says that
+    /// `FULL == DST_CONV`, which settles once the register is read.
+    fn may_be(&mut self, r: Rest<'_>, what: Computed, v: i128) -> bool {
         self.path[r.depth as usize] = r.at;
+        let later = Later { path: self.path, depth: r.depth, what, v };
         let mut env = Env { isa: self.isa, bits: self.bits, gen_: self.gen_, read: 0, given: Given::NONE };
-        let got = value(&mut env, &self.path[..=r.depth as usize]);
-        env.read & !self.bound != 0 || got as i128 == v
+        let got = later.value(&mut env);
+        if env.read & !self.bound == 0 {
+            return got as i128 == v;
+        }
+        self.memory.later.push(later);
+        true
+    }
+
+    /// Makes the values [`Reader::may_be`] left for later what the text
+    /// read: together they read bound bits and a few more, which take the
+    /// first values (counting up) that give every one (as the general
+    /// assembler's solver gives the smallest); false when none do. Values
+    /// reading many unbound bits are left to the printing back.
+    fn settle(&mut self) -> bool {
+        let later = std::mem::take(&mut self.memory.later);
+        let ok = self.settle_all(&later);
+        self.memory.later = later;
+        ok
+    }
+
+    fn settle_all(&mut self, later: &[Later]) -> bool {
+        let mut free = 0;
+        for l in later {
+            let mut env = Env { isa: self.isa, bits: self.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+            let got = l.value(&mut env);
+            match env.read & !self.bound {
+                0 if got as i128 != l.v => return false,
+                unbound => free |= unbound,
+            }
+        }
+        if free == 0 || free.count_ones() > MAX_SETTLED_BITS {
+            return true;
+        }
+        let bits = self.bits & !free;
+        let holds = |assign: Bits| {
+            let mut env = Env { isa: self.isa, bits: bits | assign, gen_: self.gen_, read: 0, given: Given::NONE };
+            later.iter().all(|l| l.value(&mut env) as i128 == l.v)
+        };
+        match (0..1u64 << free.count_ones()).map(|k| crate::parse::deposit(k, free)).find(|&a| holds(a)) {
+            Some(assign) => self.bind_word(free, assign),
+            None => false,
+        }
     }
 
     /// Binds what the leaf at `at` (at `depth`) says of one bit field or

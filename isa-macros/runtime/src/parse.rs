@@ -1540,7 +1540,7 @@ fn add_case_constraints(isa: &Isa, path: &[Step], st: &mut St, syntax: u16, leni
 }
 
 /// Scatters the low bits of `a` into the set bits of `mask`, lowest first.
-fn deposit(a: u64, mask: Bits) -> Bits {
+pub(crate) fn deposit(a: u64, mask: Bits) -> Bits {
     let mut out = 0;
     let mut m = mask;
     let mut i = 0;
