@@ -1,6 +1,7 @@
 //! Throughput of the engine per target, in instructions per second: decoding
 //! bytes to instruction values (walking one code buffer), packing fields
-//! (encode), printing and assembling (parse).
+//! (encode), printing and assembling (parse, and an `Assembler` over many
+//! lines).
 //!
 //! The corpus of each target is its conformance vectors (`tests/conformance/`)
 //! plus random instructions of every opcode of every generation drawn from the
@@ -197,6 +198,21 @@ fn bench_target(c: &mut Criterion, isa: &'static Isa) {
         b.iter(|| {
             for it in &items {
                 black_box(isa.parse(black_box(&it.text), it.gen_).ok());
+            }
+        })
+    });
+    g.finish();
+
+    // An assembler over many lines (what `isa asm` keeps per worker) reads
+    // printed text the short way and checks it by printing it back.
+    let mut g = c.benchmark_group("assembler");
+    g.throughput(Throughput::Elements(n));
+    g.sample_size(10);
+    g.bench_function(isa.name, |b| {
+        let mut assemblers: Vec<_> = decoders.iter().map(|&(g, _)| isa.assembler(g, 0)).collect();
+        b.iter(|| {
+            for (it, &(_, d)) in items.iter().zip(&at) {
+                black_box(assemblers[d].assemble(black_box(&it.text)).ok());
             }
         })
     });
