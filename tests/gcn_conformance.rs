@@ -13,7 +13,6 @@ use isa_specs::gcn::ISA;
 struct Record {
     mcpu: String,
     asm: String,
-    #[allow(dead_code)]
     canonical: String,
     bytes: String,
     family: String,
@@ -273,4 +272,33 @@ fn numbers_read_as_llvm_mc_reads_them() {
     {
         assert!(ISA.assemble(text, 8).is_err(), "`{text}` read");
     }
+}
+
+/// An `Assembler` (what `isa asm` keeps per worker) answers every record's
+/// texts as `Isa::assemble_in` does (which the test above holds to
+/// llvm-mc): the test's input and llvm-mc's canonical text, most of the
+/// latter the short way (it is the printer's form).
+#[test]
+fn an_assembler_answers_every_vector_as_the_engine_does() {
+    let recs: Vec<Record> =
+        serde_saphyr::from_str(include_str!("conformance/gcn/mc.yaml")).expect("the vector file parses");
+    let mut assemblers = std::collections::HashMap::new();
+    let (mut failures, mut short) = (Vec::new(), 0);
+    for r in &recs {
+        let g = ISA.gen_by_name(&r.mcpu).expect("known processor");
+        let asm = assemblers.entry(g).or_insert_with(|| ISA.assembler(g, 0));
+        for (i, text) in [&r.asm, &r.canonical].into_iter().enumerate() {
+            let before = asm.canonical_lines();
+            let (got, want) = (asm.assemble(text), ISA.assemble_in(text, g, 0));
+            if got != want {
+                failures.push(format!("{} `{text}`: {got:x?}, want {want:x?}", r.mcpu));
+            }
+            if i == 1 {
+                short += asm.canonical_lines() - before;
+            }
+        }
+    }
+    println!("{short} of {} canonical texts read the short way", recs.len());
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(short * 10 >= recs.len() as u64 * 9, "only {short} of {} canonical texts read the short way", recs.len());
 }
