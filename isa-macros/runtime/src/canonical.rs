@@ -109,6 +109,12 @@ impl Later {
 }
 
 impl Memory {
+    /// Saying `k` of case `case` of `leaf`, once [`Memory::sayings`] has
+    /// worked them out.
+    fn said(&self, leaf: u16, case: u16, k: usize) -> Option<Said> {
+        self.sayings.get(leaf as usize)?.as_ref()?.get(case as usize)?.get(k).copied()
+    }
+
     /// What case `case` of `leaf` says of one field alone (see
     /// [`Reader::implied`]).
     fn sayings(&mut self, isa: &Isa, syntax: u16, leaf: u16, case: u16) -> &[Said] {
@@ -243,7 +249,9 @@ impl Reader<'_> {
     /// Where literal text `s` ends if the text holds it at `pos`.
     fn lit(&self, pos: usize, s: &str) -> Option<usize> {
         let end = pos + s.len();
-        (self.text.get(pos..end)? == s.as_bytes()).then_some(end)
+        // Byte by byte: literals are a few bytes, shorter than a call to compare.
+        let here = self.text.get(pos..end)?;
+        here.iter().zip(s.as_bytes()).all(|(a, b)| a == b).then_some(end)
     }
 
     /// Reads field `i` of the leaf of `r` at `pos`, then `next`.
@@ -311,7 +319,7 @@ impl Reader<'_> {
             if (form.first != 0 && form.first != here) || !form.exists_in(self.gen_) {
                 continue;
             }
-            if !self.memory.openings.of(self.isa, self.syntax, group).get(i).is_none_or(|o| o.has(here)) {
+            if !self.memory.openings.opens(group, i, here) {
                 continue;
             }
             let leaf = &self.isa.leaves[form.leaf as usize];
@@ -468,7 +476,7 @@ impl Reader<'_> {
     fn implied(&mut self, depth: usize, at: Step) -> bool {
         let n = self.memory.sayings(self.isa, self.syntax, at.leaf, at.case).len();
         for k in 0..n {
-            let s = self.memory.sayings(self.isa, self.syntax, at.leaf, at.case)[k];
+            let Some(s) = self.memory.said(at.leaf, at.case, k) else { break };
             let place = match s.what {
                 Named::Bits(ranges) => Some((at, ranges)),
                 Named::Param(p) => self.param_place(depth, at, p),

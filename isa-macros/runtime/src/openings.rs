@@ -52,6 +52,15 @@ pub(crate) struct Openings {
 }
 
 impl Openings {
+    /// Whether form `i` of `group` (whose openings [`Openings::of`] has
+    /// worked out) can start with `b`; true for what it has not.
+    pub fn opens(&self, group: u16, i: usize, b: u8) -> bool {
+        match self.by_group.get(group as usize) {
+            Some(Some(forms)) => forms.get(i).is_none_or(|o| o.has(b)),
+            _ => true,
+        }
+    }
+
     /// The openings of `group`'s forms in syntax `syntax`.
     pub fn of(&mut self, isa: &Isa, syntax: u16, group: u16) -> &[Opening] {
         if self.by_group.len() < isa.groups.len() {
