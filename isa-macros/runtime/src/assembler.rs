@@ -18,6 +18,10 @@
 //!   instruction whose length varies has its length fixed by bits the text
 //!   named.
 //!
+//! The templates tried are those whose first word is the line's; for a
+//! line whose first word no template fixes (ir3's `(sy)add.f`), the leaves
+//! the general assembler itself tries, in its order.
+//!
 //! The decoding policy (README, "Decoding policy"; checked by the `decode`
 //! fuzzer's round trip) is that a decoded instruction's text assembles back
 //! to the same bits, or to a shorter encoding that prints the same. So a
@@ -35,8 +39,9 @@ use crate::place::Step;
 use crate::print::Printer;
 use crate::tables::{Isa, Leaf, PrintOpts, Tok};
 
-/// Assembles lines of one generation and syntax, remembering what it
-/// printed back (see the module documentation).
+/// Assembles lines of one generation and syntax: keeps a printer, which
+/// remembers operand texts, to print its guesses back, and what reading
+/// has worked out about the templates (see the module documentation).
 pub struct Assembler<'a> {
     isa: &'a Isa,
     gen_: u32,

@@ -7,10 +7,14 @@
 //! disassembler or a compiler in the one form the printer writes. This
 //! module reads only that form: a template's literal text as written, each
 //! field's value in the one way [`crate::print`] formats it, an operand in
-//! one of its forms, and nothing else. Bits the text does not name are
-//! left zero and nothing is solved or checked here; what it finds is a
-//! guess that [`crate::Assembler`] confirms by decoding and printing it
-//! back, and hands the line to the general assembler when it does not.
+//! one of its forms, and nothing else. What it binds besides the fields
+//! the text holds is what follows at once: what a leaf's conditions say of
+//! one value alone, a parameter passed down from a bit field, a derived
+//! value's source through the inverse tables, and at the end of the line
+//! the few bits a computed value still needs. Bits the text does not name
+//! are left zero and nothing is checked here; what it finds is a guess that
+//! [`crate::Assembler`] confirms by decoding and printing it back, and
+//! hands the line to the general assembler when it does not.
 
 use crate::bits::Bits;
 use crate::decode::MAX_DEPTH;
@@ -381,8 +385,9 @@ impl Reader<'_> {
     /// Binds the bit field a derived value `e` of the leaf of `r` is
     /// computed from, when it is computed from one narrow field alone (see
     /// [`crate::inverse`]), to the value that gives `v`; false when no
-    /// value does or the bits disagree with those bound. A value computed
-    /// otherwise binds nothing.
+    /// value does, the bits disagree with those bound, or the bound bits
+    /// decide the value and it is not `v`. A value computed otherwise is
+    /// checked at the end of the line ([`Reader::may_be`]).
     fn bind_source(&mut self, r: Rest<'_>, e: crate::tables::Expr, v: i128) -> bool {
         let Ok(n) = i64::try_from(v) else { return false };
         // Another name for a bit field (GCN's `K: LITERAL`).
@@ -394,6 +399,13 @@ impl Reader<'_> {
         }
         self.path[r.depth as usize] = r.at;
         let path = &self.path[..=r.depth as usize];
+        // A value the bits bound so far decide (a register range's last
+        // register, once its first is read) is only compared.
+        let mut env = Env { isa: self.isa, bits: self.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+        let got = env.eval(path, e);
+        if env.read & !self.bound == 0 {
+            return got as i128 == v;
+        }
         match crate::inverse::source_of(self.isa, path, (self.bits, self.bound), self.gen_, e, n) {
             Some(Source::Unique(field, value)) => match field.src {
                 Src::Bits(ranges) => self.bind(&r.at, ranges, value as i128),
