@@ -47,9 +47,7 @@ fn an_assembler_answers_as_the_engine_does() {
     let mut bad = Vec::new();
     let mut shares = Vec::new();
     for isa in isa_specs::TARGETS {
-        let gens: Vec<u32> =
-            if isa.gens.is_empty() { vec![isa.default_gen] } else { isa.gens.iter().map(|g| g.value).collect() };
-        for g in gens {
+        for g in corpus::gens(isa) {
             let insts = corpus::instructions(isa, g, &mut rng, 3, 2_000);
             for syntax in 0..isa.syntaxes.len().max(1) as u16 {
                 let mut asm = isa.assembler(g, syntax);

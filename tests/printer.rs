@@ -15,9 +15,7 @@ fn a_printer_prints_what_the_engine_prints() {
     let mut bad = Vec::new();
     let mut remembered = 0;
     for isa in isa_specs::TARGETS {
-        let gens: Vec<u32> =
-            if isa.gens.is_empty() { vec![isa.default_gen] } else { isa.gens.iter().map(|g| g.value).collect() };
-        for g in gens {
+        for g in corpus::gens(isa) {
             let insts = corpus::instructions(isa, g, &mut rng, 6, 3_000);
             for syntax in 0..isa.syntaxes.len().max(1) as u16 {
                 for pad in [None, Some(true)] {

@@ -3,6 +3,11 @@
 
 use isa_runtime::{Inst, Isa, TestRng, mask_of};
 
+/// The generations of `isa`, or its default one when it has none.
+pub fn gens(isa: &Isa) -> Vec<u32> {
+    if isa.gens.is_empty() { vec![isa.default_gen] } else { isa.gens.iter().map(|g| g.value).collect() }
+}
+
 /// `per_leaf` random instructions of every opcode of generation `gen_` and
 /// what `words` random words decode to, interleaved, so that operands of
 /// one encoding meet another's.

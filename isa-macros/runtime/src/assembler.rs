@@ -216,7 +216,7 @@ impl Assembler<'_> {
         // the text does not fix the length.
         if shortest < width
             || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
-            || isa.ignored_and_set_in(&inst, gen_, syntax) != 0
+            || isa.ignored_and_set(&inst, gen_, Some(syntax), &|_, _| None) != 0
             || !isa.validate(&inst, gen_).is_empty()
         {
             return Some(None);

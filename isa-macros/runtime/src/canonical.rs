@@ -318,7 +318,7 @@ impl Reader<'_> {
         let Some((base, map)) = r.at.child(ranges) else { return false };
         self.path[r.depth as usize] = r.at;
         let here = self.text.get(pos).copied().unwrap_or(0);
-        self.memory.openings.of(self.isa, self.syntax, group);
+        self.memory.openings.prepare(self.isa, self.syntax, group);
         for (i, form) in crate::forms::index(self.isa, self.syntax).of(group).iter().enumerate() {
             if (form.first != 0 && form.first != here) || !form.exists_in(self.gen_) {
                 continue;

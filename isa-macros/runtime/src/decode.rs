@@ -377,15 +377,16 @@ impl Isa {
         self.ignored_in(inst.bits, gen_, (Some(syntax), !0), &mut path, 0, &|_, _| None)
     }
 
-    /// The bits `inst` sets that [`Isa::ignored_bits`] holds: operands whose
-    /// forms could ignore none of the bits set are not walked. `known`
-    /// names the forms of operands the caller knows (see [`KnownForm`]).
-    pub(crate) fn ignored_and_set(&self, inst: &Inst, gen_: u32, known: KnownForm<'_>) -> Bits {
+    /// The bits `inst` sets that [`Isa::ignored_bits`] holds, or with a
+    /// syntax [`Isa::ignored_bits_in`] for it: operands whose forms could
+    /// ignore none of the bits set are not walked. `known` names the forms
+    /// of operands the caller knows (see [`KnownForm`]).
+    pub(crate) fn ignored_and_set(&self, inst: &Inst, gen_: u32, syntax: Option<u16>, known: KnownForm<'_>) -> Bits {
         if inst.bits & self.ignorable(inst.leaf) == 0 {
             return 0;
         }
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        inst.bits & self.ignored_in(inst.bits, gen_, (None, inst.bits), &mut path, 0, known)
+        inst.bits & self.ignored_in(inst.bits, gen_, (syntax, inst.bits), &mut path, 0, known)
     }
 
     /// The ignored bits of the leaf at `path[depth]` and its operands, in
@@ -459,18 +460,7 @@ impl Isa {
     /// ([`Isa::ignored_bits`]), if any does: the assembler leaves them zero,
     /// so text that sets one is refused rather than silently dropped.
     pub fn ignored_field_set(&self, inst: &Inst, gen_: u32) -> Option<String> {
-        self.ignored_field_named(inst, self.ignored_and_set(inst, gen_, &|_, _| None))
-    }
-
-    /// The bits `inst` sets that [`Isa::ignored_bits_in`] holds for syntax
-    /// `syntax` (operands whose forms could ignore none of them are not
-    /// walked).
-    pub(crate) fn ignored_and_set_in(&self, inst: &Inst, gen_: u32, syntax: u16) -> Bits {
-        if inst.bits & self.ignorable(inst.leaf) == 0 {
-            return 0;
-        }
-        let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        inst.bits & self.ignored_in(inst.bits, gen_, (Some(syntax), inst.bits), &mut path, 0, &|_, _| None)
+        self.ignored_field_named(inst, self.ignored_and_set(inst, gen_, None, &|_, _| None))
     }
 
     /// The name [`Isa::ignored_field_set`] gives the ignored bits `set` of
@@ -506,7 +496,7 @@ impl Isa {
         if leaf.rules.is_empty() {
             return Vec::new();
         }
-        let bits = inst.bits & !self.ignored_and_set(inst, gen_, known);
+        let bits = inst.bits & !self.ignored_and_set(inst, gen_, None, known);
         let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         // Fields as the case in force defines them (a field that moves between
         // generations is read where this generation keeps it).

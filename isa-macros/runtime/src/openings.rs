@@ -52,17 +52,8 @@ pub(crate) struct Openings {
 }
 
 impl Openings {
-    /// Whether form `i` of `group` (whose openings [`Openings::of`] has
-    /// worked out) can start with `b`; true for what it has not.
-    pub fn opens(&self, group: u16, i: usize, b: u8) -> bool {
-        match self.by_group.get(group as usize) {
-            Some(Some(forms)) => forms.get(i).is_none_or(|o| o.has(b)),
-            _ => true,
-        }
-    }
-
-    /// The openings of `group`'s forms in syntax `syntax`.
-    pub fn of(&mut self, isa: &Isa, syntax: u16, group: u16) -> &[Opening] {
+    /// Works out the openings of `group`'s forms in syntax `syntax`, once.
+    pub fn prepare(&mut self, isa: &Isa, syntax: u16, group: u16) {
         if self.by_group.len() < isa.groups.len() {
             self.by_group.resize(isa.groups.len(), None);
         }
@@ -70,7 +61,15 @@ impl Openings {
             let (forms, _) = group_openings(isa, syntax, group, 0);
             self.by_group[group as usize] = Some(forms.into_boxed_slice());
         }
-        self.by_group[group as usize].as_deref().unwrap_or(&[])
+    }
+
+    /// Whether form `i` of `group` (prepared by [`Openings::prepare`]) can
+    /// start with `b`; true for what is not prepared.
+    pub fn opens(&self, group: u16, i: usize, b: u8) -> bool {
+        match self.by_group.get(group as usize) {
+            Some(Some(forms)) => forms.get(i).is_none_or(|o| o.has(b)),
+            _ => true,
+        }
     }
 }
 

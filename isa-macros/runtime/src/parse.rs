@@ -1788,7 +1788,7 @@ impl Isa {
                             // sets one (`tfe` where `lds` makes it moot) says
                             // something the encoding cannot keep.
                             let known = |above: &[Step], at: &Step| form_read(st, above, at);
-                            let set = p.isa.ignored_and_set(&inst, p.gen_, &known);
+                            let set = p.isa.ignored_and_set(&inst, p.gen_, None, &known);
                             if let Some(name) = p.isa.ignored_field_named(&inst, set) {
                                 p.fail_rule(end, format!("`{name}` has no effect in this form of `{}`", l.name));
                                 return false;
