@@ -4,8 +4,11 @@
 //! for a line that failed, and the run goes on. Blank input lines give blank
 //! output lines. Input is streamed, so memory stays flat however long it is.
 
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Mutex, PoisonError, mpsc};
 
 use isa_runtime::{Assembler, Decoder, Isa, PrintOpts, Printer};
 
@@ -54,54 +57,51 @@ pub struct Streams<'a> {
     pub err: &'a mut dyn Write,
 }
 
-/// Lines read before they are answered together, and the bytes they may
-/// hold between them (one line may go past that, up to [`MAX_LINE`]): enough
-/// to keep every core busy, little enough that memory stays flat.
-const BLOCK_LINES: usize = 8192;
-const BLOCK_BYTES: usize = 1 << 20;
+/// Lines handed to a worker at once, and the bytes they may hold (one line
+/// may go past that, up to [`MAX_LINE`]): small enough that the workers end
+/// a stretch of input together and a chunk's answers are written soon,
+/// large enough that handing it over costs nothing next to answering it.
+const CHUNK_LINES: usize = 1024;
+const CHUNK_BYTES: usize = 64 << 10;
 
-/// Fewest lines worth sharing between threads.
-const PARALLEL_LINES: usize = 256;
+/// Chunks read but not yet written, per worker: enough to keep every
+/// worker busy while the others' answers are written, few enough that
+/// memory stays flat.
+const AHEAD: usize = 4;
 
-/// What one worker keeps from block to block: its own state (a printer
-/// that remembers operands), and the answers to its share of a block, one
-/// after another, each line's end in them and whether it is not an error.
-struct Worker<S> {
-    state: S,
-    text: String,
-    lines: Vec<(usize, bool)>,
-}
-
-/// How many workers answer a block: one per core.
+/// How many workers answer lines: one per core.
 fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Lines read together: their bytes, and each line's span in them with its
-/// length in the input (longer than the span for a line cut at
-/// `MAX_LINE + 1`).
+/// Lines read together, and their answers: their bytes, each line's span
+/// in them with its length in the input (longer than the span for a line
+/// cut at `MAX_LINE + 1`), and the answers one after another, each line's
+/// end in them and whether it is not an error.
 #[derive(Default)]
-struct Block {
+struct Chunk {
     data: Vec<u8>,
     spans: Vec<(usize, usize, usize)>,
+    text: String,
+    answers: Vec<(usize, bool)>,
 }
 
-impl Block {
-    /// Reads the next block: with `wait`, its first line may wait for
+impl Chunk {
+    /// Reads the next chunk: with `wait`, its first line may wait for
     /// input; every other line is one already there (so a program feeding
     /// `isa` a line at a time gets each answer before it writes the next).
     /// The lines whole in the input's buffer are taken in one pass over it.
     fn read(&mut self, input: &mut dyn Input, line: &mut Vec<u8>, wait: bool) -> io::Result<()> {
         self.data.clear();
         self.spans.clear();
-        while self.spans.len() < BLOCK_LINES && self.data.len() < BLOCK_BYTES {
+        while self.spans.len() < CHUNK_LINES && self.data.len() < CHUNK_BYTES {
             if !(wait && self.spans.is_empty()) && input.ready() == 0 {
                 break;
             }
             // The lines that end in what is buffered, without a call per line.
             let avail = input.fill_buf()?;
             let mut used = 0;
-            while self.spans.len() < BLOCK_LINES && self.data.len() < BLOCK_BYTES {
+            while self.spans.len() < CHUNK_LINES && self.data.len() < CHUNK_BYTES {
                 let rest = &avail[used..];
                 let Some(end) = find_newline(rest) else { break };
                 if end > MAX_LINE {
@@ -127,80 +127,144 @@ impl Block {
         }
         Ok(())
     }
+
+    /// Answers every line of the chunk with `f`.
+    fn answer<S>(&mut self, f: &impl Answer<S>, state: &mut S) {
+        self.text.clear();
+        self.answers.clear();
+        for &(a, b, n) in &self.spans {
+            let ok = answer_line(&self.data[a..b], n, f, state, &mut self.text);
+            self.answers.push((self.text.len(), ok));
+            self.text.push('\n');
+        }
+    }
+
+    /// Writes the answers to `out` and each failed line's report to `err`,
+    /// numbering lines from `stats`, which it counts them in.
+    fn write(&self, stats: &mut Stats, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
+        let mut start = 0;
+        for &(end, ok) in &self.answers {
+            stats.lines += 1;
+            if !ok {
+                stats.failed += 1;
+                // Where the answer names the line's own text, it is already
+                // escaped and shortened; nothing raw reaches the terminal.
+                let text = &self.text[start..end];
+                writeln!(err, "isa: line {}: {}", stats.lines, text.strip_prefix("error: ").unwrap_or(text))?;
+            }
+            start = end + 1;
+        }
+        out.write_all(self.text.as_bytes())
+    }
 }
 
 /// Runs `f` on each line of `input`, writing its answer to `out`; each line
 /// that fails is also reported on `err` as `isa: line N: <reason>`. Lines are
-/// read a block at a time, answered on every core (each worker with its own
-/// state, from `states`), and written in order. While the workers answer a
-/// block, this thread reads the next from what input is already there.
+/// read a chunk at a time and answered by one worker per state in `states`
+/// (each keeps its own: a printer that remembers operands), and answers are
+/// written in order. With several workers this thread only reads and
+/// writes: the workers stay for the whole run and take chunks as they come,
+/// so none waits for a slower one's share, and reading and writing overlap
+/// the answering. Before it waits for input, everything read so far is
+/// answered, written and flushed.
 fn each_line<S: Send>(io: Streams, states: Vec<S>, f: impl Answer<S>) -> io::Result<Stats> {
     let Streams { input, out, err } = io;
-    let mut workers: Vec<Worker<S>> =
-        states.into_iter().map(|state| Worker { state, text: String::new(), lines: Vec::new() }).collect();
-    assert!(!workers.is_empty(), "a batch has a worker");
     let mut stats = Stats::default();
     let mut line = Vec::new();
-    let (mut block, mut next) = (Block::default(), Block::default());
-    block.read(input, &mut line, true)?;
-    while !block.spans.is_empty() {
-        let answer = |w: &mut Worker<S>, lines: &[(usize, usize, usize)]| {
-            w.text.clear();
-            w.lines.clear();
-            for &(a, b, n) in lines {
-                let ok = answer_line(&block.data[a..b], n, &f, &mut w.state, &mut w.text);
-                w.lines.push((w.text.len(), ok));
-                w.text.push('\n');
+    if states.len() < 2 {
+        let mut state = states.into_iter().next().expect("a batch has a worker");
+        let mut chunk = Chunk::default();
+        loop {
+            chunk.read(input, &mut line, true)?;
+            if chunk.spans.is_empty() {
+                break;
             }
-        };
-        let (used, read) = if workers.len() < 2 || block.spans.len() < PARALLEL_LINES {
-            answer(&mut workers[0], &block.spans);
-            (1, next.read(input, &mut line, false))
-        } else {
-            let per = block.spans.len().div_ceil(workers.len());
-            std::thread::scope(|s| {
-                let running: Vec<_> = block
-                    .spans
-                    .chunks(per)
-                    .zip(workers.iter_mut())
-                    .map(|(c, w)| s.spawn(move || answer(w, c)))
-                    .collect();
-                let used = running.len();
-                let read = next.read(input, &mut line, false);
-                // A worker's panic is the caller's, as if the lines were answered here.
-                for r in running {
-                    r.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-                }
-                (used, read)
-            })
-        };
-        for w in &workers[..used] {
-            let mut start = 0;
-            for &(end, ok) in &w.lines {
-                stats.lines += 1;
-                if !ok {
-                    stats.failed += 1;
-                    // Where the answer names the line's own text, it is already
-                    // escaped and shortened; nothing raw reaches the terminal.
-                    let text = &w.text[start..end];
-                    writeln!(err, "isa: line {}: {}", stats.lines, text.strip_prefix("error: ").unwrap_or(text))?;
-                }
-                start = end + 1;
+            chunk.answer(&f, &mut state);
+            chunk.write(&mut stats, out, err)?;
+            if input.ready() == 0 {
+                out.flush()?;
+                err.flush()?;
             }
-            out.write_all(w.text.as_bytes())?;
         }
-        read?;
-        if next.spans.is_empty() {
-            // The answers to what was read, before waiting for more input.
-            out.flush()?;
-            err.flush()?;
-            next.read(input, &mut line, true)?;
-        }
-        std::mem::swap(&mut block, &mut next);
+        out.flush()?;
+        err.flush()?;
+        return Ok(stats);
     }
-    out.flush()?;
-    err.flush()?;
-    Ok(stats)
+    let ahead = AHEAD * states.len();
+    let (to_workers, work) = mpsc::channel::<(u64, Chunk)>();
+    let work = Mutex::new(work);
+    let (to_main, answered) = mpsc::channel::<std::thread::Result<(u64, Chunk)>>();
+    std::thread::scope(|s| {
+        for mut state in states {
+            let (work, to_main, f) = (&work, to_main.clone(), &f);
+            s.spawn(move || {
+                loop {
+                    // One worker at a time waits on the queue; when this
+                    // thread ends the run the queue closes and each leaves.
+                    let job = work.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                    let Ok((seq, mut chunk)) = job else { break };
+                    // A panic goes to this thread, which raises it as its own.
+                    let done = panic::catch_unwind(AssertUnwindSafe(|| chunk.answer(f, &mut state)));
+                    let stop = done.is_err();
+                    if to_main.send(done.map(|()| (seq, chunk))).is_err() || stop {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(to_main);
+        // Chunks by number: `written` is the next to write, `sent` the next
+        // to read; those between are with the workers or wait in `ready`.
+        let (mut sent, mut written) = (0u64, 0u64);
+        let mut ready: VecDeque<Option<Chunk>> = VecDeque::new();
+        let mut spare: Vec<Chunk> = Vec::new();
+        let mut end = false;
+        loop {
+            if sent == written {
+                out.flush()?;
+                err.flush()?;
+                if end {
+                    break;
+                }
+            }
+            // Read what is there, waiting only when nothing is answered.
+            while !end && sent - written < ahead as u64 {
+                let idle = sent == written;
+                if !idle && input.ready() == 0 {
+                    break;
+                }
+                let mut chunk = spare.pop().unwrap_or_default();
+                chunk.read(input, &mut line, idle)?;
+                if chunk.spans.is_empty() {
+                    spare.push(chunk);
+                    end = idle;
+                    break;
+                }
+                to_workers.send((sent, chunk)).map_err(|_| io::Error::other("the workers stopped"))?;
+                ready.push_back(None);
+                sent += 1;
+            }
+            if sent == written {
+                continue;
+            }
+            let (seq, chunk) = match answered.recv() {
+                Ok(Ok(done)) => done,
+                Ok(Err(p)) => panic::resume_unwind(p),
+                Err(_) => return Err(io::Error::other("the workers stopped")),
+            };
+            if let Some(slot) = ready.get_mut((seq - written) as usize) {
+                *slot = Some(chunk);
+            }
+            while let Some(Some(_)) = ready.front() {
+                let chunk = ready.pop_front().flatten().expect("the front chunk is answered");
+                chunk.write(&mut stats, out, err)?;
+                spare.push(chunk);
+                written += 1;
+            }
+        }
+        drop(to_workers);
+        Ok(stats)
+    })
 }
 
 /// What a batch does with a line: appends its answer to `text` and says
@@ -473,11 +537,11 @@ mod tests {
         assert_eq!(stats, Stats { lines: 5, failed: 1 });
     }
 
-    /// A block long enough to be shared between workers comes back in order,
-    /// each failed line reported with its own number.
+    /// Input of many chunks, answered by several workers, comes back in
+    /// order, each failed line reported with its own number.
     #[test]
-    fn shared_blocks_answer_in_order() {
-        let n = BLOCK_LINES + 3 * PARALLEL_LINES + 7;
+    fn shared_chunks_answer_in_order() {
+        let n = 5 * AHEAD * CHUNK_LINES + 7;
         let line = |i: usize| if i % 97 == 5 { "zz".to_string() } else { "2024400000000020".to_string() };
         let input: String = (0..n).map(|i| line(i) + "\n").collect();
         let (one, _, _) = run("2024400000000020\n", |io| disasm(&ISA, 600, Format::Words64, io));
@@ -497,6 +561,52 @@ mod tests {
             bad.iter().map(|i| format!("isa: line {}: column 1: `zz` is not hexadecimal", i + 1)).collect();
         assert_eq!(reported, want);
         assert_eq!(stats, Stats { lines: n as u64, failed: bad.len() as u64 });
+    }
+
+    /// Three workers, whatever the machine's cores, over many chunks: the
+    /// answers come back in input order and every line is answered once.
+    #[test]
+    fn workers_answer_chunks_in_input_order() {
+        let n = 7 * AHEAD * CHUNK_LINES + 11;
+        let input: String = (0..n).map(|i| format!("line {i}\n")).collect();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let io = Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err };
+        // Each worker counts what it answers; odd lines take longer, so
+        // chunks finish out of order.
+        let answer = |seen: &mut usize, line: &str, text: &mut String| {
+            *seen += 1;
+            let i: usize = line[5..].parse().unwrap();
+            if i % 2 == 1 {
+                std::hint::black_box((0..200).sum::<u64>());
+            }
+            text.push_str(&line.to_uppercase());
+            i % 1000 != 999
+        };
+        let stats = each_line(io, vec![0usize; 3], answer).unwrap();
+        let want: String = (0..n).map(|i| format!("LINE {i}\n")).collect();
+        assert!(String::from_utf8(out).unwrap() == want, "answers in input order");
+        let reports = String::from_utf8(err).unwrap();
+        assert_eq!(reports.lines().next(), Some("isa: line 1000: LINE 999"));
+        assert_eq!(stats, Stats { lines: n as u64, failed: (n / 1000) as u64 });
+    }
+
+    /// A panic while answering a line is the caller's, as if the line were
+    /// answered on its thread (a fuzzer must see it).
+    #[test]
+    fn a_workers_panic_reaches_the_caller() {
+        let input: String = (0..3 * CHUNK_LINES).map(|i| format!("{i}\n")).collect();
+        let run = std::panic::catch_unwind(|| {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let io = Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err };
+            let answer = |_: &mut (), line: &str, _: &mut String| {
+                assert_ne!(line, "1500", "a bug");
+                true
+            };
+            each_line(io, vec![(); 2], answer)
+        });
+        let payload = run.expect_err("the panic reaches the caller");
+        let message = payload.downcast_ref::<String>().map(String::as_str).unwrap_or_default();
+        assert!(message.contains("a bug"), "{message}");
     }
 
     #[test]
@@ -524,11 +634,11 @@ mod tests {
         assert_eq!(out, "0x2a,0x05,0xc2,0xf2\n");
     }
 
-    /// Blocks hold the lines, and each line's length, that reading a line at
+    /// Chunks hold the lines, and each line's length, that reading a line at
     /// a time gives: lines straddling the input's buffer, past MAX_LINE, at
     /// it, blank, with CR LF, and a last line without its line end.
     #[test]
-    fn blocks_read_what_lines_read_one_at_a_time() {
+    fn chunks_read_what_lines_read_one_at_a_time() {
         let mut rng = isa_runtime::TestRng::new(7);
         for round in 0..40 {
             let mut input = Vec::new();
@@ -560,14 +670,14 @@ mod tests {
             }
             let mut got = Vec::new();
             let mut blocks = io::BufReader::with_capacity(capacity, &input[..]);
-            let mut block = Block::default();
+            let mut chunk = Chunk::default();
             loop {
-                block.read(&mut blocks, &mut line, true).unwrap();
-                if block.spans.is_empty() {
+                chunk.read(&mut blocks, &mut line, true).unwrap();
+                if chunk.spans.is_empty() {
                     break;
                 }
-                assert!(block.spans.len() <= BLOCK_LINES);
-                got.extend(block.spans.iter().map(|&(a, b, n)| (block.data[a..b].to_vec(), n)));
+                assert!(chunk.spans.len() <= CHUNK_LINES);
+                got.extend(chunk.spans.iter().map(|&(a, b, n)| (chunk.data[a..b].to_vec(), n)));
             }
             assert_eq!(got.len(), want.len(), "round {round}: lines");
             assert!(got == want, "round {round}: the same lines");
