@@ -11,7 +11,9 @@
 use std::collections::HashMap;
 
 use crate::dispatch::intern;
-use isa_runtime::{Ask, DIRECT_NODE, Direct, Dispatch, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit};
+use isa_runtime::{
+    Ask, DIRECT_NODE, Direct, Dispatch, MorePart, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit,
+};
 
 /// The probe matching nothing, at [`NO_PROBE`].
 const NOTHING: Probe = Probe {
@@ -141,8 +143,8 @@ struct Builder<'a> {
     bitmap_at: HashMap<Vec<u64>, u32>,
     probes: Vec<Probe>,
     probe_at: HashMap<Probe, u16>,
-    more: Vec<u64>,
-    more_at: HashMap<Vec<u64>, u32>,
+    more: Vec<MorePart>,
+    more_at: HashMap<Vec<MorePart>, u32>,
     asks: Vec<Ask>,
     asks_at: HashMap<Vec<Ask>, u32>,
     cuts: Vec<u64>,
@@ -225,7 +227,7 @@ impl Builder<'_> {
                     parts[filled] = part;
                     filled += 1;
                 }
-                _ => more.push(Probe::more_part(runs, *bitmap)?),
+                _ => more.push(MorePart::new(runs, *bitmap)?),
             }
         }
         let probe = Probe {
@@ -423,7 +425,7 @@ mod tests {
         let p = direct.probes[first];
         assert_eq!((p.leaf, p.then, p.otherwise), (1, 4, 4));
         assert_eq!((p.choice, p.requires, p.operands, p.more_len), (0, 1, 1, 0), "bits 4..6 are left out");
-        assert_eq!(p.parts[0], Part { lo: 0, width: 1, lo2: 0, width2: 0, bitmap: p.parts[0].bitmap });
+        assert_eq!(Some(p.parts[0]), Part::new(&[(0, 1)], p.parts[0].bitmap as u32), "bit 0");
         assert_eq!(direct.bitmaps[p.parts[0].bitmap as usize] & 0b11, 0b10);
         // Value 5 of bits 8..10 is the second table's: it fails in the probe.
         assert_eq!(direct.bitmaps[p.parts[1].bitmap as usize] & 0xff, 0xff & !(1 << 5));
@@ -487,7 +489,7 @@ mod tests {
         assert_eq!(p.asks_len, 1, "unit 4 holds for every value: no ask");
         let a = direct.asks[p.asks as usize];
         assert_eq!(direct.bitmaps[a.when.bitmap as usize] & 0xff, 1 << 5);
-        assert_eq!((a.sub.lo, a.sub.width, a.cuts_len), (12, 2, 0));
+        assert_eq!((Some(a.sub), a.cuts_len), (Part::new(&[(12, 2)], a.sub.bitmap as u32), 0), "bits 12..14");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_1501), Some(1));
         assert_eq!(decode(0x1000_3501), None);

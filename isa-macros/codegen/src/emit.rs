@@ -479,9 +479,16 @@ impl Emit for Probe {
 
 impl Emit for Part {
     fn emit(&self) -> TokenStream {
-        let (l, w, l2, w2, b) =
-            (self.lo.emit(), self.width.emit(), self.lo2.emit(), self.width2.emit(), self.bitmap.emit());
-        quote!(::isa_runtime::Part { lo: #l, width: #w, lo2: #l2, width2: #w2, bitmap: #b })
+        let (r, r2, m, m2, b) =
+            (self.rot.emit(), self.rot2.emit(), self.mask.emit(), self.mask2.emit(), self.bitmap.emit());
+        quote!(::isa_runtime::Part { rot: #r, rot2: #r2, mask: #m, mask2: #m2, bitmap: #b })
+    }
+}
+
+impl Emit for MorePart {
+    fn emit(&self) -> TokenStream {
+        let (r, m, b) = (self.rot.emit(), self.mask.emit(), self.bitmap.emit());
+        quote!(::isa_runtime::MorePart { rot: #r, mask: #m, bitmap: #b })
     }
 }
 

@@ -37,8 +37,8 @@ pub struct Direct {
     pub entries_per_class: u32,
     pub probes: &'static [Probe],
     /// The probes' parts past their first three, or reading more than two
-    /// runs of bits, packed by [`Probe::more_part`].
-    pub more: &'static [u64],
+    /// runs of bits.
+    pub more: &'static [MorePart],
     /// The probes' bitmaps; word 0 is all ones (what an unused part reads).
     pub bitmaps: &'static [u64],
     /// The probes' checks of values read through a second table (see
@@ -132,17 +132,27 @@ impl Ask {
     }
 }
 
-/// A part of a probe: up to two runs of bits of the word (`lo`, `width`
-/// the most significant), at most [`Part::MAX_BITS`] in all, looked up in a bitmap at word
-/// `bitmap` of [`Direct::bitmaps`].
+/// A part of a probe: up to two runs of bits of the word, at most
+/// [`Part::MAX_BITS`] in all, looked up in a bitmap at word `bitmap` of
+/// [`Direct::bitmaps`]. The index is the runs side by side, the first the
+/// most significant.
+///
+/// Each run is stored as the rotation that brings it to its place in the
+/// index and the index bits it fills, so that reading a part is two
+/// rotations, two masks and an or: no shift amount is computed per word
+/// (a rotation needs no guard against shifting by 64, and what it wraps
+/// round lands outside the mask).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct Part {
-    pub lo: u8,
-    pub width: u8,
-    pub lo2: u8,
-    pub width2: u8,
-    pub bitmap: u32,
+    /// Rotate the word right by `rot` and keep `mask`: the first run.
+    pub rot: u8,
+    /// Rotate it right by `rot2` and keep `mask2`: the second run (none
+    /// when `mask2` is 0).
+    pub rot2: u8,
+    pub mask: u16,
+    pub mask2: u16,
+    pub bitmap: u16,
 }
 
 impl Part {
@@ -152,62 +162,88 @@ impl Part {
     pub const MAX_BITS: u32 = 16;
 
     /// The part that holds: word 0 of the bitmaps is all ones.
-    pub const ALWAYS: Part = Part { lo: 0, width: 0, lo2: 0, width2: 0, bitmap: 0 };
+    pub const ALWAYS: Part = Part { rot: 0, rot2: 0, mask: 0, mask2: 0, bitmap: 0 };
 
-    /// The part reading `runs` (most significant first), or `None` when
-    /// they do not fit one.
+    /// The part reading `runs` (`(lo, width)`, most significant first),
+    /// or `None` when they do not fit one (more than two runs or
+    /// [`Part::MAX_BITS`] bits, past the first 64 bits, a bitmap past word
+    /// 65,535).
     pub fn new(runs: &[(u32, u32)], bitmap: u32) -> Option<Part> {
-        let (a, b) = match runs {
+        let ((lo, w), (lo2, w2)) = match runs {
             [] => ((0, 0), (0, 0)),
             [a] => (*a, (0, 0)),
             [a, b] => (*a, *b),
             _ => return None,
         };
-        let fits = |(lo, w): (u32, u32)| w == 0 || lo + w <= 64;
-        if !fits(a) || !fits(b) || a.1 + b.1 > Part::MAX_BITS {
+        let fits = |lo: u32, w: u32| w == 0 || lo + w <= 64;
+        if !fits(lo, w) || !fits(lo2, w2) || w + w2 > Part::MAX_BITS {
             return None;
         }
-        Some(Part { lo: (a.0 & 63) as u8, width: a.1 as u8, lo2: (b.0 & 63) as u8, width2: b.1 as u8, bitmap })
+        let ones = |w: u32| ((1u32 << w) - 1) as u16;
+        Some(Part {
+            // Bit `lo + t` goes to `w2 + t`: right by `lo - w2`, mod 64.
+            rot: (lo.wrapping_sub(w2) & 63) as u8,
+            rot2: (lo2 & 63) as u8,
+            mask: ones(w) << w2,
+            mask2: ones(w2),
+            bitmap: u16::try_from(bitmap).ok()?,
+        })
     }
 
     /// Whether the part holds for `word`: 1 or 0, without a branch.
     #[inline(always)]
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
-        let run = |lo: u8, w: u8| (word >> (lo & 63)) & ((1u64 << (w & 31)) - 1);
-        let i = (run(self.lo, self.width) << (self.width2 & 31)) | run(self.lo2, self.width2);
+        let i = (word.rotate_right(self.rot as u32) & self.mask as u64)
+            | (word.rotate_right(self.rot2 as u32) & self.mask2 as u64);
         bitmaps.get(self.bitmap as usize + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
     }
 }
 
-impl Probe {
-    /// A part reading up to four runs of bits (the first the most
-    /// significant), at most 12 in all, looked up in the bitmap at word
-    /// `bitmap` (below 2^24): `None` when it does not fit.
-    pub fn more_part(runs: &[(u32, u32)], bitmap: u32) -> Option<u64> {
-        if runs.len() > 4 || runs.iter().map(|r| r.1).sum::<u32>() > 12 || bitmap >= 1 << 24 {
+/// A probe's part past its first three, or reading more than two runs of
+/// bits: up to four runs, at most [`MorePart::MAX_BITS`] in all, each
+/// stored as [`Part`] stores its runs (a rotation and the index bits it
+/// fills), looked up in the bitmap at word `bitmap` of [`Direct::bitmaps`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct MorePart {
+    pub rot: [u8; 4],
+    pub mask: [u16; 4],
+    pub bitmap: u32,
+}
+
+impl MorePart {
+    /// Most bits a further part reads (its bitmap 512 bytes).
+    pub const MAX_BITS: u32 = 12;
+
+    /// The part reading `runs` (`(lo, width)`, most significant first) in
+    /// the bitmap at word `bitmap`: `None` when they do not fit (more than
+    /// four runs or [`MorePart::MAX_BITS`] bits, past the first 64 bits).
+    pub fn new(runs: &[(u32, u32)], bitmap: u32) -> Option<MorePart> {
+        if runs.len() > 4 || runs.iter().map(|r| r.1).sum::<u32>() > MorePart::MAX_BITS {
             return None;
         }
-        let mut packed = (bitmap as u64) << 40;
+        let mut part = MorePart { rot: [0; 4], mask: [0; 4], bitmap };
+        // The index's bits below each run: the widths of the runs after it.
+        let mut below: u32 = runs.iter().map(|r| r.1).sum();
         for (k, &(lo, w)) in runs.iter().enumerate() {
             if w > 0 && lo + w > 64 {
                 return None;
             }
-            packed |= ((lo & 63) as u64 | (w as u64) << 6) << (10 * k);
+            below -= w;
+            part.rot[k] = (lo.wrapping_sub(below) & 63) as u8;
+            part.mask[k] = (((1u32 << w) - 1) << below) as u16;
         }
-        Some(packed)
+        Some(part)
     }
 
-    /// Whether the part `p` packed by [`Probe::more_part`] holds for `word`.
+    /// Whether the part holds for `word`: 1 or 0.
     #[inline(always)]
-    fn more_holds(bitmaps: &[u64], p: u64, word: u64) -> u64 {
-        let mut i = 0u64;
+    fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
+        let mut i = 0;
         for k in 0..4 {
-            let run = p >> (10 * k);
-            let (lo, w) = (run & 63, (run >> 6) & 15);
-            i = (i << w) | ((word >> lo) & ((1u64 << w) - 1));
+            i |= word.rotate_right(self.rot[k] as u32) & self.mask[k] as u64;
         }
-        let at = (p >> 40) as usize + (i / 64) as usize;
-        bitmaps.get(at).map_or(0, |b| (b >> (i % 64)) & 1)
+        bitmaps.get(self.bitmap as usize + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
     }
 }
 
@@ -288,7 +324,7 @@ impl Direct {
         }
         if p.more_len != 0 {
             for &m in self.more.get(p.more as usize..p.more as usize + p.more_len as usize)? {
-                valid &= Probe::more_holds(bm, m, own);
+                valid &= m.holds(bm, own);
             }
         }
         if p.asks_len != 0 {
@@ -314,15 +350,26 @@ impl Direct {
 /// The bits of an instruction `len` bytes long, within the first 64.
 #[inline(always)]
 fn len_mask(len: u8) -> u64 {
-    if len >= 8 { !0 } else { (1 << (len as u32 * 8)) - 1 }
+    /// By length in bytes, 8 and over all ones: a load, not a branch and a
+    /// shift.
+    const MASKS: [u64; 9] = {
+        let mut m = [!0u64; 9];
+        let mut k = 0;
+        while k < 8 {
+            m[k] = (1 << (k * 8)) - 1;
+            k += 1;
+        }
+        m
+    };
+    MASKS[(len as usize).min(8)]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const fn part(lo: u8, width: u8, bitmap: u32) -> Part {
-        Part { lo, width, lo2: 0, width2: 0, bitmap }
+    const fn part(lo: u8, width: u8, bitmap: u16) -> Part {
+        Part { rot: lo, rot2: 0, mask: (1 << width) - 1, mask2: 0, bitmap }
     }
 
     const fn probe(leaf: u16, parts: [Part; 3], counts: [u8; 4]) -> Probe {
@@ -344,8 +391,9 @@ mod tests {
         }
     }
 
-    /// Runs (lo 12, width 1), (14, 1), (16, 1) packed by hand, bitmap word 4.
-    const LEAF7_MORE: u64 = (12 | 1 << 6) | (14 | 1 << 6) << 10 | (16 | 1 << 6) << 20 | 4 << 40;
+    /// Runs (lo 12, width 1), (14, 1), (16, 1) by hand, bitmap word 4: bit
+    /// 12 to index bit 2, 14 to 1, 16 to 0.
+    const LEAF7_MORE: MorePart = MorePart { rot: [10, 13, 16, 0], mask: [0b100, 0b10, 0b1, 0], bitmap: 4 };
 
     const NONE: Part = Part::ALWAYS;
 
@@ -362,7 +410,7 @@ mod tests {
             // Leaf 9: 8 bytes when bits 8..10 are 3 (part 0), else 4.
             Probe { then: 8, ..probe(9, [part(8, 2, 3), NONE, NONE], [1, 0, 0, 0]) },
         ];
-        static MORE: [u64; 1] = [LEAF7_MORE];
+        static MORE: [MorePart; 1] = [LEAF7_MORE];
         static BITMAPS: [u64; 5] = [!0, 0b10, !0b1000, 0b1000, !(1 << 0b111)];
         // Class 0 only: the root's 16 children, value 1 the two leaves.
         static ENTRIES: [u32; 16] = [0, 1 | 2 << 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -384,15 +432,24 @@ mod tests {
         assert_eq!(Part::new(&[(62, 4)], 0), None, "past the first 64 bits");
         assert_eq!(Part::new(&[(0, 8), (8, 9)], 0), None, "17 bits");
         assert_eq!(Part::new(&[(0, 1), (2, 1), (4, 1)], 0), None, "three runs");
+        assert_eq!(Part::new(&[(0, 1)], 1 << 16), None, "a bitmap past word 65,535");
         // Two runs read most significant first: 0b10 then 0b1 = 0b101.
         let p = Part::new(&[(4, 2), (0, 1)], 0).unwrap();
         let bm = [1u64 << 5];
         assert_eq!(p.holds(&bm, 0b10_0001), 1);
         assert_eq!(p.holds(&bm, 0b10_0000), 0);
-        assert_eq!(Probe::more_part(&[(12, 1), (14, 1), (16, 1)], 4), Some(LEAF7_MORE));
-        assert_eq!(Probe::more_part(&[(0, 1); 5], 0), None, "five runs");
-        assert_eq!(Probe::more_part(&[(0, 8), (8, 8)], 0), None, "16 bits");
-        assert_eq!(Probe::more_part(&[(60, 8)], 0), None, "past the first 64 bits");
+        assert_eq!(MorePart::new(&[(12, 1), (14, 1), (16, 1)], 4), Some(LEAF7_MORE));
+        assert_eq!(MorePart::new(&[(0, 1); 5], 0), None, "five runs");
+        assert_eq!(MorePart::new(&[(0, 8), (8, 8)], 0), None, "16 bits");
+        assert_eq!(MorePart::new(&[(60, 8)], 0), None, "past the first 64 bits");
+        // Four runs read most significant first: 0b1, 0b01, 0b110, 0b1 =
+        // 0b1_01_110_1, where bits 40, 50..52, 3..6 and 63 hold them.
+        let m = MorePart::new(&[(40, 1), (50, 2), (3, 3), (63, 1)], 0).unwrap();
+        let word = 1u64 << 40 | 0b01 << 50 | 0b110 << 3 | 1 << 63;
+        assert_eq!(m.holds(&[!0], word), 0, "index 93 is in the second word");
+        let bm = [0, 1u64 << (0b1011101 - 64)];
+        assert_eq!(m.holds(&bm, word), 1);
+        assert_eq!(m.holds(&bm, word ^ 1 << 4), 0);
         // A probe is one cache line.
         assert_eq!(std::mem::size_of::<Probe>(), 64);
     }
