@@ -162,35 +162,40 @@ impl Chunk {
 /// that fails is also reported on `err` as `isa: line N: <reason>`. Lines are
 /// read a chunk at a time and answered by one worker per state in `states`
 /// (each keeps its own: a printer that remembers operands), and answers are
-/// written in order. With several workers this thread only reads and
-/// writes: the workers stay for the whole run and take chunks as they come,
-/// so none waits for a slower one's share, and reading and writing overlap
-/// the answering. Before it waits for input, everything read so far is
-/// answered, written and flushed.
+/// written in order. The first worker answers on this thread until a chunk
+/// comes full; from then on, with several workers, this thread only reads
+/// and writes: the workers stay for the rest of the run and take chunks as
+/// they come, so none waits for a slower one's share, and reading and
+/// writing overlap the answering. Before it waits for input, everything
+/// read so far is answered, written and flushed.
 fn each_line<S: Send>(io: Streams, states: Vec<S>, f: impl Answer<S>) -> io::Result<Stats> {
     let Streams { input, out, err } = io;
     let mut stats = Stats::default();
     let mut line = Vec::new();
-    if states.len() < 2 {
-        let mut state = states.into_iter().next().expect("a batch has a worker");
-        let mut chunk = Chunk::default();
-        loop {
-            chunk.read(input, &mut line, true)?;
-            if chunk.spans.is_empty() {
-                break;
-            }
-            chunk.answer(&f, &mut state);
-            chunk.write(&mut stats, out, err)?;
-            if input.ready() == 0 {
-                out.flush()?;
-                err.flush()?;
-            }
+    let mut states = states;
+    let workers = states.len();
+    let first = states.first_mut().expect("a batch has a worker");
+    // Answered on this thread until a chunk comes full: a short input (a
+    // line from a program, a fuzzer's case) starts no thread.
+    let mut chunk = Chunk::default();
+    loop {
+        chunk.read(input, &mut line, true)?;
+        if chunk.spans.is_empty() {
+            out.flush()?;
+            err.flush()?;
+            return Ok(stats);
         }
-        out.flush()?;
-        err.flush()?;
-        return Ok(stats);
+        chunk.answer(&f, first);
+        chunk.write(&mut stats, out, err)?;
+        if input.ready() == 0 {
+            out.flush()?;
+            err.flush()?;
+        }
+        if workers > 1 && (chunk.spans.len() >= CHUNK_LINES || chunk.data.len() >= CHUNK_BYTES) {
+            break;
+        }
     }
-    let ahead = AHEAD * states.len();
+    let ahead = AHEAD * workers;
     let (to_workers, work) = mpsc::channel::<(u64, Chunk)>();
     let work = Mutex::new(work);
     let (to_main, answered) = mpsc::channel::<std::thread::Result<(u64, Chunk)>>();
@@ -588,6 +593,31 @@ mod tests {
         let reports = String::from_utf8(err).unwrap();
         assert_eq!(reports.lines().next(), Some("isa: line 1000: LINE 999"));
         assert_eq!(stats, Stats { lines: n as u64, failed: (n / 1000) as u64 });
+    }
+
+    /// Until a chunk comes full, lines are answered on the caller's thread:
+    /// a fuzzer's case or a line from a program starts no thread. After a
+    /// full chunk, the workers answer.
+    #[test]
+    fn short_input_is_answered_on_the_callers_thread() {
+        let caller = std::thread::current().id();
+        let answer = |_: &mut (), _: &str, text: &mut String| {
+            text.push_str(if std::thread::current().id() == caller { "here" } else { "there" });
+            true
+        };
+        let input = "a\nb\nc\n";
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let io = Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err };
+        each_line(io, vec![(); 2], answer).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "here\nhere\nhere\n");
+        let input = "a\n".repeat(2 * CHUNK_LINES + 1);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let io = Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err };
+        each_line(io, vec![(); 2], answer).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[..CHUNK_LINES].iter().all(|l| *l == "here"), "the first chunk");
+        assert!(lines[CHUNK_LINES..].iter().all(|l| *l == "there"), "the rest");
     }
 
     /// A panic while answering a line is the caller's, as if the line were
