@@ -29,7 +29,7 @@ pub const MAX_ERROR: usize = 200;
 
 /// A batch's input: buffered, and able to tell whether more can be read
 /// without waiting, so that a program feeding `isa` a line at a time gets each
-/// answer before it writes the next line, while a file is read in blocks.
+/// answer before it writes the next line, while a file is read in chunks.
 pub trait Input: BufRead {
     /// Bytes that can be read now without waiting for more input.
     fn ready(&self) -> usize;

@@ -21,7 +21,7 @@ Batch mode: one instruction per line; output line i answers input line i. A bad
 line prints `error: <reason>`, is reported on standard error as `isa: line N:
 <reason>`, and the run goes on; the exit status is 1 when any line failed, 2 for
 a usage error. Lines are at most 64 KiB of UTF-8 without control characters.
-Lines are answered in blocks on every core; what has been read is answered
+Lines are answered in chunks on every core; what has been read is answered
 before isa waits for more, so a program may feed it one line at a time.
 
     --target T   a target from `isa targets`

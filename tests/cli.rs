@@ -119,8 +119,8 @@ fn usage_errors_exit_two() {
     assert!(err.starts_with("isa: unknown target `nope`"), "{err}");
 }
 
-/// Lines are answered a block at a time on every core; the answers still come
-/// out in input order, with the right line numbers in the reports.
+/// Lines are answered in chunks on every core; the answers still come out
+/// in input order, with the right line numbers in the reports.
 #[test]
 fn long_runs_answer_in_order() {
     let input: String =
