@@ -620,6 +620,34 @@ mod tests {
         assert!(lines[CHUNK_LINES..].iter().all(|l| *l == "there"), "the rest");
     }
 
+    /// Output that fails part way (a closed pipe) ends the run with the
+    /// error, workers and all, rather than leaving it waiting.
+    #[test]
+    fn a_failed_write_ends_the_run() {
+        struct Closed(usize);
+        impl Write for Closed {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                if self.0 < buf.len() {
+                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                }
+                self.0 -= buf.len();
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let input = "a\n".repeat(20 * CHUNK_LINES);
+        let (mut out, mut err) = (Closed(5 * CHUNK_LINES), Vec::new());
+        let io = Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err };
+        let answer = |_: &mut (), line: &str, text: &mut String| {
+            text.push_str(line);
+            true
+        };
+        let e = each_line(io, vec![(); 3], answer).expect_err("the write fails");
+        assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
+    }
+
     /// A panic while answering a line is the caller's, as if the line were
     /// answered on its thread (a fuzzer must see it).
     #[test]
