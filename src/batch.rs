@@ -168,11 +168,10 @@ impl Chunk {
 /// they come, so none waits for a slower one's share, and reading and
 /// writing overlap the answering. Before it waits for input, everything
 /// read so far is answered, written and flushed.
-fn each_line<S: Send>(io: Streams, states: Vec<S>, f: impl Answer<S>) -> io::Result<Stats> {
+fn each_line<S: Send>(io: Streams, mut states: Vec<S>, f: impl Answer<S>) -> io::Result<Stats> {
     let Streams { input, out, err } = io;
     let mut stats = Stats::default();
     let mut line = Vec::new();
-    let mut states = states;
     let workers = states.len();
     let first = states.first_mut().expect("a batch has a worker");
     // Answered on this thread until a chunk comes full: a short input (a

@@ -169,25 +169,8 @@ impl Part {
     /// [`Part::MAX_BITS`] bits, past the first 64 bits, a bitmap past word
     /// 65,535).
     pub fn new(runs: &[(u32, u32)], bitmap: u32) -> Option<Part> {
-        let ((lo, w), (lo2, w2)) = match runs {
-            [] => ((0, 0), (0, 0)),
-            [a] => (*a, (0, 0)),
-            [a, b] => (*a, *b),
-            _ => return None,
-        };
-        let fits = |lo: u32, w: u32| w == 0 || lo + w <= 64;
-        if !fits(lo, w) || !fits(lo2, w2) || w + w2 > Part::MAX_BITS {
-            return None;
-        }
-        let ones = |w: u32| ((1u32 << w) - 1) as u16;
-        Some(Part {
-            // Bit `lo + t` goes to `w2 + t`: right by `lo - w2`, mod 64.
-            rot: (lo.wrapping_sub(w2) & 63) as u8,
-            rot2: (lo2 & 63) as u8,
-            mask: ones(w) << w2,
-            mask2: ones(w2),
-            bitmap: u16::try_from(bitmap).ok()?,
-        })
+        let ([rot, rot2], [mask, mask2]) = placed(runs, Part::MAX_BITS)?;
+        Some(Part { rot, rot2, mask, mask2, bitmap: u16::try_from(bitmap).ok()? })
     }
 
     /// Whether the part holds for `word`: 1 or 0, without a branch.
@@ -195,7 +178,7 @@ impl Part {
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
         let i = (word.rotate_right(self.rot as u32) & self.mask as u64)
             | (word.rotate_right(self.rot2 as u32) & self.mask2 as u64);
-        bitmaps.get(self.bitmap as usize + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
+        bit(bitmaps, self.bitmap as usize, i)
     }
 }
 
@@ -219,21 +202,8 @@ impl MorePart {
     /// the bitmap at word `bitmap`: `None` when they do not fit (more than
     /// four runs or [`MorePart::MAX_BITS`] bits, past the first 64 bits).
     pub fn new(runs: &[(u32, u32)], bitmap: u32) -> Option<MorePart> {
-        if runs.len() > 4 || runs.iter().map(|r| r.1).sum::<u32>() > MorePart::MAX_BITS {
-            return None;
-        }
-        let mut part = MorePart { rot: [0; 4], mask: [0; 4], bitmap };
-        // The index's bits below each run: the widths of the runs after it.
-        let mut below: u32 = runs.iter().map(|r| r.1).sum();
-        for (k, &(lo, w)) in runs.iter().enumerate() {
-            if w > 0 && lo + w > 64 {
-                return None;
-            }
-            below -= w;
-            part.rot[k] = (lo.wrapping_sub(below) & 63) as u8;
-            part.mask[k] = (((1u32 << w) - 1) << below) as u16;
-        }
-        Some(part)
+        let (rot, mask) = placed(runs, MorePart::MAX_BITS)?;
+        Some(MorePart { rot, mask, bitmap })
     }
 
     /// Whether the part holds for `word`: 1 or 0.
@@ -243,8 +213,35 @@ impl MorePart {
         for k in 0..4 {
             i |= word.rotate_right(self.rot[k] as u32) & self.mask[k] as u64;
         }
-        bitmaps.get(self.bitmap as usize + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
+        bit(bitmaps, self.bitmap as usize, i)
     }
+}
+
+/// Where each of `runs` (`(lo, width)`, most significant first) goes in a
+/// part's index: the rotation that brings it there and the index bits it
+/// fills (the runs after it fill the bits below); runs not given fill
+/// nothing. `None` for more than `N` runs or `max` bits, or a run past the
+/// first 64 bits.
+fn placed<const N: usize>(runs: &[(u32, u32)], max: u32) -> Option<([u8; N], [u16; N])> {
+    let mut below: u32 = runs.iter().map(|r| r.1).sum();
+    if runs.len() > N || below > max || runs.iter().any(|&(lo, w)| w > 0 && lo + w > 64) {
+        return None;
+    }
+    let (mut rot, mut mask) = ([0; N], [0; N]);
+    for (k, &(lo, w)) in runs.iter().enumerate() {
+        below -= w;
+        // Bit `lo + t` goes to `below + t`: right by `lo - below`, mod 64.
+        rot[k] = (lo.wrapping_sub(below) & 63) as u8;
+        mask[k] = (((1u32 << w) - 1) << below) as u16;
+    }
+    Some((rot, mask))
+}
+
+/// Bit `i` of the bitmap starting at word `at` of `bitmaps`: 1 or 0 (0
+/// past their end).
+#[inline(always)]
+fn bit(bitmaps: &[u64], at: usize, i: u64) -> u64 {
+    bitmaps.get(at + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
 }
 
 /// What checking a probe says of a word.
