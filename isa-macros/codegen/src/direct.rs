@@ -3,31 +3,33 @@
 //! plan fits a probe's fixed shape copied into one.
 //!
 //! Nothing here reads the spec: a probe is a plan re-packed, so it accepts
-//! what the plan accepts. What does not fit (a part over three runs of bits
-//! or past the first 64, more than four parts, a value a part leaves to
-//! another table, a length evaluated) gets no probe, and the general tables
-//! decode it.
+//! what the plan accepts. Parts reading neighbouring bits are joined into
+//! one where they fit (one lookup instead of several); a condition or a
+//! length's part that is still not one run of bits within the shorter
+//! length, an operand's part over four runs or past the first 64 bits, a
+//! value a part leaves to another table without an ask, a length evaluated:
+//! such a leaf gets no probe, and the general tables decode it.
 
 use std::collections::HashMap;
 
 use crate::dispatch::intern;
 use isa_runtime::{
-    Ask, DIRECT_NODE, Direct, Dispatch, MorePart, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit,
+    Ask, DIRECT_NODE, Direct, Dispatch, MorePart, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Run, Tree, Unit,
 };
 
 /// The probe matching nothing, at [`NO_PROBE`].
 const NOTHING: Probe = Probe {
     mask: 0,
     value: 1,
-    parts: [Part::ALWAYS; 3],
-    choice: 0,
+    choice: Run::ALWAYS,
+    runs: [Run::ALWAYS; 3],
     requires: 0,
-    operands: 0,
     more_len: 0,
     more: 0,
     then: 0,
     otherwise: 0,
     leaf: 0,
+    asked: Run::ALWAYS,
     asks: 0,
     asks_len: 0,
 };
@@ -192,6 +194,7 @@ impl Builder<'_> {
         // left to a second table would send the word to the next candidate.
         // An operand's values so left are judged by the probe's asks.
         let mut asks = Vec::new();
+        let mut quiet = Vec::new();
         let mut kept = |units: &[Unit], refused: bool| -> Option<Vec<Unpacked>> {
             let mut v = Vec::new();
             for u in units {
@@ -199,6 +202,9 @@ impl Builder<'_> {
                     true => Asked::Refused,
                     false => match self.asks(u) {
                         Some(a) => {
+                            if !a.is_empty() {
+                                quiet.push(self.quiet(u)?);
+                            }
                             asks.extend(a);
                             Asked::Pass
                         }
@@ -212,36 +218,67 @@ impl Builder<'_> {
         let choice = kept(&units[nr + no..], true)?;
         let conditions = kept(&units[..nr], true)?;
         let operands = kept(&units[nr..nr + no], false)?;
-        // The probe's parts in order: the length's, the conditions', the
-        // operands'; operands' that do not fit the probe go further.
-        let mut parts = [Part::ALWAYS; 3];
-        let mut filled = 0;
-        for (runs, bitmap) in choice.iter().chain(&conditions) {
-            *parts.get_mut(filled)? = Part::new(runs, *bitmap)?;
-            filled += 1;
+        // One field chooses the length; the conditions' come first among
+        // the three others (the probe marks them), the operands' after
+        // them. The probe reads them, and its mask, on the word before its
+        // length is known: they must lie within the shorter length (a
+        // field of the longer form reads zeros in the shorter). Operands'
+        // parts that do not fit go further, where they are read on the
+        // instruction's own bits.
+        let within = 8 * then.min(otherwise) as u32;
+        if within < 64 && p.mask >> within != 0 {
+            return None;
         }
+        let field = |(runs, bitmap): &Unpacked| match runs[..] {
+            [(lo, width)] if lo + width <= within => Run::new(lo, width, *bitmap),
+            _ => None,
+        };
+        // Parts reading neighbouring bits are read as one where they fit
+        // (a GCN scalar instruction's two sources, each of which may call
+        // for a literal): one lookup instead of two.
+        let choice = match &self.grouped(choice)[..] {
+            [] => Run::ALWAYS,
+            [c] => field(c).or_else(|| Run::new(c.0.first()?.0, c.0.first()?.1, c.1).filter(|_| c.0.len() == 1))?,
+            _ => return None,
+        };
+        let conditions = self.grouped(conditions);
+        let operands = self.grouped(operands);
+        let mut runs = [Run::ALWAYS; 3];
+        for (k, c) in conditions.iter().enumerate() {
+            *runs.get_mut(k)? = field(c)?;
+        }
+        let mut filled = conditions.len();
         let mut more = Vec::new();
-        for (runs, bitmap) in &operands {
-            match Part::new(runs, *bitmap) {
-                Some(part) if filled < parts.len() => {
-                    parts[filled] = part;
+        for o in &operands {
+            match field(o) {
+                Some(f) if filled < runs.len() => {
+                    runs[filled] = f;
                     filled += 1;
                 }
-                _ => more.push(MorePart::new(runs, *bitmap)?),
+                _ => more.push(MorePart::new(&o.0, o.1)?),
             }
         }
+        // Most words ask nothing (a literal is the exception): one lookup
+        // over the asking operands' bits tells, where they fit one run.
+        let asked = match &self.grouped(quiet)[..] {
+            [q] => match field(q) {
+                Some(run) => Run { bitmap: u16::try_from(self.complement(q)).ok()?, ..run },
+                None => Run::ALWAYS,
+            },
+            _ => Run::ALWAYS,
+        };
         let probe = Probe {
             mask: p.mask,
             value: p.value,
-            parts,
-            choice: choice.len() as u8,
-            requires: conditions.len() as u8,
-            operands: (operands.len() - more.len()) as u8,
+            choice,
+            runs,
+            requires: (1u8 << conditions.len()) - 1,
             more_len: u8::try_from(more.len()).ok()?,
             more: intern(&mut self.more, &mut self.more_at, more),
             then,
             otherwise,
             leaf,
+            asked,
             asks_len: u8::try_from(asks.len()).ok()?,
             asks: u16::try_from(intern(&mut self.asks, &mut self.asks_at, asks)).ok()?,
         };
@@ -343,6 +380,84 @@ impl Builder<'_> {
         (width <= Part::MAX_BITS).then(|| (runs, width, (1usize << width).div_ceil(64)))
     }
 
+    /// Unit `u`'s values that read nothing further, as a part.
+    fn quiet(&mut self, u: &Unit) -> Option<Unpacked> {
+        let (runs, width, words) = self.runs(u)?;
+        let asked = self.d.bitmaps.get(u.ask as usize..u.ask as usize + words)?;
+        let bitmap = asked.iter().map(|w| !w).collect();
+        Some((runs, self.masked(bitmap, width)))
+    }
+
+    /// The bitmap at `at` over `runs`, complemented: interned, its offset.
+    fn complement(&mut self, (runs, at): &Unpacked) -> u32 {
+        let width: u32 = runs.iter().map(|r| r.1).sum();
+        let words = (1usize << width).div_ceil(64);
+        let bitmap = self.bitmaps[*at as usize..*at as usize + words].iter().map(|w| !w).collect();
+        self.masked(bitmap, width)
+    }
+
+    /// `bitmap` over `width` bits, bits past its values clear: interned,
+    /// its offset.
+    fn masked(&mut self, mut bitmap: Vec<u64>, width: u32) -> u32 {
+        if width < 6 {
+            bitmap[0] &= (1u64 << (1 << width)) - 1;
+        }
+        intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap)
+    }
+
+    /// `parts` (all of which must hold) with those reading neighbouring
+    /// runs of bits read as one part where the runs together fit one
+    /// [`Run`]: its bitmap holds where all of theirs do.
+    fn grouped(&mut self, mut parts: Vec<Unpacked>) -> Vec<Unpacked> {
+        parts.sort_by_key(|(runs, _)| runs.iter().map(|r| r.0).min());
+        let mut out: Vec<Unpacked> = Vec::new();
+        for part in parts {
+            let joined = match out.last() {
+                Some(last) => self.joined(&[last.clone(), part.clone()]),
+                None => None,
+            };
+            match joined {
+                Some(j) => *out.last_mut().expect("a last part") = j,
+                None => out.push(part),
+            }
+        }
+        // One whose bitmap is word 0 holds throughout (word 0 is all ones
+        // and only a part of up to six bits has a bitmap of one word); the
+        // probe reads its parts until the first at word 0.
+        out.retain(|(_, at)| *at != 0);
+        out
+    }
+
+    /// `parts` read as one part, when their runs together are one run of
+    /// at most [`Part::MAX_BITS`] bits (none read twice): the run and a
+    /// bitmap holding where every part's does.
+    fn joined(&mut self, parts: &[Unpacked]) -> Option<Unpacked> {
+        let mut all: Runs = parts.iter().flat_map(|(runs, _)| runs.iter().copied()).collect();
+        all.sort();
+        let lo = all.first()?.0;
+        let mut end = lo;
+        for &(l, w) in &all {
+            if l != end {
+                return None;
+            }
+            end += w;
+        }
+        let width = end - lo;
+        if width > Part::MAX_BITS {
+            return None;
+        }
+        let mut bitmap = vec![0u64; (1usize << width).div_ceil(64)];
+        for v in 0..1u64 << width {
+            let word = v << lo;
+            let holds = parts.iter().all(|(runs, at)| {
+                let i = runs.iter().fold(0u64, |i, &(l, w)| i << w | (word >> l) & ((1 << w) - 1));
+                self.bitmaps.get(*at as usize + (i / 64) as usize).is_some_and(|b| b >> (i % 64) & 1 != 0)
+            });
+            bitmap[(v / 64) as usize] |= (holds as u64) << (v % 64);
+        }
+        Some((vec![(lo, width)], intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap)))
+    }
+
     /// Unit `u` as a probe's part: the runs of bits it reads and its
     /// bitmap's offset, or `Some(None)` when it holds for every value. What
     /// becomes of the values it leaves to a second table is `asked`.
@@ -424,12 +539,14 @@ mod tests {
         assert_eq!(entries[1] >> 16, NO_PROBE as u32);
         let p = direct.probes[first];
         assert_eq!((p.leaf, p.then, p.otherwise), (1, 4, 4));
-        assert_eq!((p.choice, p.requires, p.operands, p.more_len), (0, 1, 1, 0), "bits 4..6 are left out");
-        assert_eq!(Some(p.parts[0]), Part::new(&[(0, 1)], p.parts[0].bitmap as u32), "bit 0");
-        assert_eq!(direct.bitmaps[p.parts[0].bitmap as usize] & 0b11, 0b10);
-        // Value 5 of bits 8..10 is the second table's: it fails in the probe.
-        assert_eq!(direct.bitmaps[p.parts[1].bitmap as usize] & 0xff, 0xff & !(1 << 5));
-        assert_eq!(p.parts[2], Part::ALWAYS);
+        assert_eq!((p.choice, p.requires, p.more_len), (Run::ALWAYS, 0b1, 0), "a fixed length, one condition");
+        assert_eq!(Some(p.runs[0]), Run::new(0, 1, p.runs[0].bitmap as u32), "bit 0");
+        assert_eq!(direct.bitmaps[p.runs[0].bitmap as usize] & 0b11, 0b10);
+        // One operand check: bits 4..6 are left out. Value 5 of bits 8..10
+        // is the second table's: it fails in the probe.
+        assert_eq!(Some(p.runs[1]), Run::new(8, 3, p.runs[1].bitmap as u32), "bits 8..10");
+        assert_eq!(direct.bitmaps[p.runs[1].bitmap as usize] & 0xff, 0xff & !(1 << 5));
+        assert_eq!(p.runs[2], Run::ALWAYS);
         // Other root values: no probe.
         assert!(entries.iter().enumerate().all(|(v, &e)| v == 1 || e == 0));
 
@@ -461,8 +578,11 @@ mod tests {
         let a = direct.asks[p.asks as usize];
         assert_eq!((a.lo, a.width, a.answers), (32, 32, 0b010));
         assert_eq!(&direct.cuts[a.cuts as usize..][..a.cuts_len as usize], &[0, 65, 0x1000]);
-        // The operand's part lets value 5 pass; the ask judges it.
-        assert_eq!(direct.bitmaps[p.parts[1].bitmap as usize] & 0xff, 0xff);
+        // The operand's part lets value 5 pass; the ask judges it, asked
+        // only for that value.
+        assert_eq!(direct.bitmaps[p.runs[1].bitmap as usize] & 0xff, 0xff);
+        assert_eq!((p.asked.lo, p.asked.mask), (8, 0b111));
+        assert_eq!(direct.bitmaps[p.asked.bitmap as usize] & 0xff, 1 << 5);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(100 << 32 | 0x1000_0501), Some(1));
         assert_eq!(decode(64 << 32 | 0x1000_0501), None, "below the interval");
@@ -506,12 +626,70 @@ mod tests {
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
         let asks = &direct.asks[p.asks as usize..][..p.asks_len as usize];
         assert_eq!(asks.iter().map(|a| a.skip).collect::<Vec<_>>(), [2, 1]);
+        assert_eq!(direct.bitmaps[p.asked.bitmap as usize] & 0xff, 0b110_0000, "5 and 6 ask");
         assert_eq!(direct.bitmaps[asks[0].any.bitmap as usize] & 0xff, 0b110_0000);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_2601), None);
         assert_eq!(decode(0x1000_3601), Some(1));
         assert_eq!(decode(0x1000_3501), None);
         assert_eq!(decode(0x1000_2301), Some(1), "value 3 reads nothing further");
+    }
+
+    /// Leaf 1 of [`dispatch`] with the length chosen by two units on
+    /// neighbouring bits (both must hold for 4 bytes, else 8) and an
+    /// operand read past 4 bytes.
+    fn chosen_by_two() -> Dispatch {
+        let mut d = dispatch();
+        let mut plans = d.plans.to_vec();
+        plans[1] = Plan {
+            flags: Plan::CHOICE,
+            requires: 0,
+            operands: 1,
+            choice: 2,
+            then: 32,
+            otherwise: 64,
+            units: 3,
+            ..plans[1]
+        };
+        let mut units = d.units.to_vec();
+        // Operand bits 40..42 may not be 3; bits 12..14 may not be 1, nor
+        // bits 14..16 be 2.
+        units.extend([unit(40, 2, 5, NO_ASK), unit(12, 2, 6, NO_ASK), unit(14, 2, 7, NO_ASK)]);
+        let mut bitmaps = d.bitmaps.to_vec();
+        bitmaps.extend([0, 0b0111, 0b1101, 0b1011]);
+        (d.plans, d.units, d.bitmaps) = (leak(plans), leak(units), leak(bitmaps));
+        d
+    }
+
+    #[test]
+    fn parts_on_neighbouring_bits_are_read_as_one() {
+        let d = chosen_by_two();
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!((p.choice.lo, p.choice.mask), (12, 0xf), "bits 12..16, one lookup");
+        let joined = direct.bitmaps[p.choice.bitmap as usize] & 0xffff;
+        for v in 0..16u64 {
+            let holds = v & 0b11 != 1 && v >> 2 != 2;
+            assert_eq!(joined >> v & 1 == 1, holds, "value {v:#06b}");
+        }
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w);
+        assert_eq!(decode(0x1000_0000).map(|i| i.len), Some(4));
+        assert_eq!(decode(0x1000_1000).map(|i| i.len), Some(8), "bits 12..14 are 1");
+        assert_eq!(decode(0x1000_8000).map(|i| i.len), Some(8), "bits 14..16 are 2");
+    }
+
+    #[test]
+    fn a_part_past_the_shorter_length_is_read_on_the_instructions_own_bits() {
+        let d = chosen_by_two();
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!((p.runs, p.more_len), ([Run::ALWAYS; 3], 1), "bits 40..42 lie past 4 bytes");
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w);
+        // 8 bytes: bits 40..42 hold 3, which fails.
+        assert_eq!(decode(3 << 40 | 0x1000_1000), None);
+        assert_eq!(decode(2 << 40 | 0x1000_1000).map(|i| i.len), Some(8));
+        // 4 bytes: the bits past them are not the instruction's, and read 0.
+        assert_eq!(decode(3 << 40 | 0x1000_0000), Some(Inst { leaf: 1, len: 4, bits: 0x1000_0000 }));
     }
 
     #[test]

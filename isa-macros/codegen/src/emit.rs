@@ -466,13 +466,13 @@ impl Emit for Unit {
 
 impl Emit for Probe {
     fn emit(&self) -> TokenStream {
-        let (m, v, p) = (self.mask.emit(), self.value.emit(), self.parts.emit());
-        let (c, r, o, ml) = (self.choice.emit(), self.requires.emit(), self.operands.emit(), self.more_len.emit());
-        let (mo, t, e, l) = (self.more.emit(), self.then.emit(), self.otherwise.emit(), self.leaf.emit());
-        let (a, al) = (self.asks.emit(), self.asks_len.emit());
+        let (m, v, c, f) = (self.mask.emit(), self.value.emit(), self.choice.emit(), self.runs.emit());
+        let (r, ml, mo) = (self.requires.emit(), self.more_len.emit(), self.more.emit());
+        let (t, e, l) = (self.then.emit(), self.otherwise.emit(), self.leaf.emit());
+        let (ad, a, al) = (self.asked.emit(), self.asks.emit(), self.asks_len.emit());
         quote!(::isa_runtime::Probe {
-            mask: #m, value: #v, parts: #p, choice: #c, requires: #r, operands: #o, more_len: #ml, more: #mo,
-            then: #t, otherwise: #e, leaf: #l, asks: #a, asks_len: #al
+            mask: #m, value: #v, choice: #c, runs: #f, requires: #r, more_len: #ml, more: #mo,
+            then: #t, otherwise: #e, leaf: #l, asked: #ad, asks: #a, asks_len: #al
         })
     }
 }
@@ -482,6 +482,13 @@ impl Emit for Part {
         let (r, r2, m, m2, b) =
             (self.rot.emit(), self.rot2.emit(), self.mask.emit(), self.mask2.emit(), self.bitmap.emit());
         quote!(::isa_runtime::Part { rot: #r, rot2: #r2, mask: #m, mask2: #m2, bitmap: #b })
+    }
+}
+
+impl Emit for Run {
+    fn emit(&self) -> TokenStream {
+        let (l, m, b) = (self.lo.emit(), self.mask.emit(), self.bitmap.emit());
+        quote!(::isa_runtime::Run { lo: #l, mask: #m, bitmap: #b })
     }
 }
 

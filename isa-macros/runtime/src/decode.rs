@@ -558,9 +558,8 @@ impl Decoder<'_> {
 
     /// Decodes from bytes in memory order; returns the instruction and its
     /// length (see [`Isa::decode_bytes`]).
-    #[inline]
+    #[inline(always)]
     pub fn decode_bytes(&self, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
-        let (isa, gen_) = (self.isa, self.gen_);
         let bits = match bytes.first_chunk::<16>() {
             // The usual case inside a code buffer: one load (decoding keeps
             // only the group's width, and the instruction's own length).
@@ -572,11 +571,23 @@ impl Decoder<'_> {
             }
         };
         let bits = bits & self.width;
-        if let Some(inst) = self.direct.decode(self.entries, bits as u64)
-            && inst.len_bytes() <= bytes.len()
+        let word = bits as u64;
+        if let Some((leaf, len)) = self.direct.identify(self.entries, word)
+            && len as usize <= bytes.len()
         {
-            return Ok((inst, inst.len_bytes()));
+            let inst = Inst { leaf, len, bits: Bits::from(word & crate::direct::len_mask(len)) };
+            return Ok((inst, len as usize));
         }
+        self.decode_bytes_generally(bytes, bits)
+    }
+
+    /// [`Decoder::decode_bytes`] by the general tables, for what the direct
+    /// decoder leaves: out of line, so that the direct decoder's path stays
+    /// short (no registers saved for this one, no stack frame to set up).
+    #[cold]
+    #[inline(never)]
+    fn decode_bytes_generally(&self, bytes: &[u8], bits: Bits) -> Result<(Inst, usize), DecodeError> {
+        let (isa, gen_) = (self.isa, self.gen_);
         if let Some(d) = isa.dispatch
             && let Some(inst) = isa.decode_fast(d, self.plans, bits, gen_)
             && inst.len_bytes() <= bytes.len()

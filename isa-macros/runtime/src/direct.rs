@@ -9,7 +9,11 @@
 //! leaves need none of that generality: identifying bits and a few bitmap
 //! lookups over the first 64 bits, perhaps a length chosen by one of them.
 //! A probe holds exactly that, so decoding a word is a chain of four loads
-//! (two tree levels, the probe, a bitmap) and a little arithmetic.
+//! (two tree levels, the probe, a bitmap) and a little arithmetic: a part
+//! is one run of bits (a shift, a mask and a bit test), the probe's parts
+//! are read in order until the first unused one, and its rarer checks
+//! (parts of several runs, values read through a second table) sit behind
+//! one test.
 //!
 //! A word the probes do not accept (a leaf of another shape, a value a part
 //! leaves to a second table, an invalid word) is decoded by the general
@@ -58,28 +62,43 @@ pub const NO_PROBE: u16 = 0;
 /// One leaf as the direct decoder checks it, in one generation class: its
 /// identifying bits, the parts of its checks, and its length, all within the
 /// word's first 64 bits.
+///
+/// The shape is fixed so that checking a probe is straight-line code: the
+/// length's part and all three others are read whatever the leaf (an unused
+/// part is [`Part::ALWAYS`]), and only the rarer further parts and asks
+/// are behind a branch. Which checks a word passes depends on the word, so
+/// branches on them would be mispredicted in a mixed stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C, align(64))]
 pub struct Probe {
     pub mask: u64,
     pub value: u64,
-    /// Its first parts, in order: `choice` choosing the length (`then`
-    /// bytes when all hold, else `otherwise`), then `requires` conditions
-    /// (when one fails the next candidate may match), then `operands`
-    /// checks (when one fails the word is the leaf's, but invalid). Parts
-    /// that hold for every value are left out.
-    pub parts: [Part; 3],
-    pub choice: u8,
+    /// The part choosing the length: `then` bytes when it holds, else
+    /// `otherwise` (the same for a fixed length, the part
+    /// [`Run::ALWAYS`]).
+    pub choice: Run,
+    /// The parts of its checks: `requires` conditions (bit `k` set: part
+    /// `k` is one; when one fails the next candidate may match), the others
+    /// operand checks (when one fails the word is the leaf's, but invalid).
+    /// Parts that hold for every value are left out, and the unused come
+    /// last ([`Run::ALWAYS`], whose bitmap is word 0: reading stops there).
+    ///
+    /// These parts, the choice and `mask` read only bits within the
+    /// shorter length, so that they are read on the word as it comes, not
+    /// after the length is known (which would put the choice's lookup in
+    /// front of every other); parts reading further go to `more`.
+    pub runs: [Run; 3],
     pub requires: u8,
-    pub operands: u8,
     /// Further operand checks, from [`Direct::more`]`[more]`.
     pub more_len: u8,
-    pub more: u32,
     pub then: u8,
     pub otherwise: u8,
+    pub more: u32,
     pub leaf: u16,
     /// Its checks of values read through a second table: `asks_len` from
-    /// [`Direct::asks`]`[asks]`.
+    /// [`Direct::asks`]`[asks]`, made only when `asked` holds (it reads the
+    /// asking operands' bits, and holds where one of them asks).
+    pub asked: Run,
     pub asks: u16,
     pub asks_len: u8,
 }
@@ -182,6 +201,40 @@ impl Part {
     }
 }
 
+/// A part of a probe that reads one run of bits, the usual case: the
+/// word's bits from `lo` kept by `mask` (at most [`Part::MAX_BITS`] of
+/// them) are the index in the bitmap at word `bitmap` of
+/// [`Direct::bitmaps`]. Reading one is a shift, a mask and a bit test,
+/// against twice that for a [`Part`]'s two runs, and a probe reads four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct Run {
+    pub lo: u8,
+    pub mask: u16,
+    pub bitmap: u16,
+}
+
+impl Run {
+    /// The field that holds: word 0 of the bitmaps is all ones.
+    pub const ALWAYS: Run = Run { lo: 0, mask: 0, bitmap: 0 };
+
+    /// The field reading `width` bits from `lo`, or `None` when they do
+    /// not fit one (more than [`Part::MAX_BITS`] bits, past the first 64,
+    /// a bitmap past word 65,535).
+    pub fn new(lo: u32, width: u32, bitmap: u32) -> Option<Run> {
+        if width > Part::MAX_BITS || lo + width > 64 {
+            return None;
+        }
+        Some(Run { lo: lo as u8, mask: ((1u32 << width) - 1) as u16, bitmap: u16::try_from(bitmap).ok()? })
+    }
+
+    /// Whether the field holds for `word`: 1 or 0, without a branch.
+    #[inline(always)]
+    fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
+        bit(bitmaps, self.bitmap as usize, (word >> (self.lo & 63)) & self.mask as u64)
+    }
+}
+
 /// A probe's part past its first three, or reading more than two runs of
 /// bits: up to four runs, at most [`MorePart::MAX_BITS`] in all, each
 /// stored as [`Part`] stores its runs (a rotation and the index bits it
@@ -280,21 +333,28 @@ impl Direct {
     /// general tables must decide.
     #[inline]
     pub fn decode(&self, entries: &[u32], word: u64) -> Option<Inst> {
+        let (leaf, len) = self.identify(entries, word)?;
+        Some(Inst { leaf, len, bits: Bits::from(word & len_mask(len)) })
+    }
+
+    /// The leaf and length in bytes of `word`, as [`Direct::decode`]
+    /// decodes it: what a caller holding the instruction's bits needs.
+    #[inline(always)]
+    pub fn identify(&self, entries: &[u32], word: u64) -> Option<(u16, u8)> {
         let mut e = self.root;
         while e & DIRECT_NODE != 0 {
             let (lo, w) = ((e >> 25) & 63, (e >> 21) & 15);
             let v = (word >> lo) & ((1u64 << w) - 1);
             e = *entries.get((e & 0x1f_ffff) as usize + v as usize)?;
         }
-        let (leaf, len) = match self.check(e as u16, word)? {
-            Verdict::Is(leaf, len) => (leaf, len),
+        match self.check(e as u16, word)? {
+            Verdict::Is(leaf, len) => Some((leaf, len)),
             Verdict::Not => match self.check((e >> 16) as u16, word)? {
-                Verdict::Is(leaf, len) => (leaf, len),
-                _ => return None,
+                Verdict::Is(leaf, len) => Some((leaf, len)),
+                _ => None,
             },
-            Verdict::Unsure => return None,
-        };
-        Some(Inst { leaf, len, bits: Bits::from(word & len_mask(len)) })
+            Verdict::Unsure => None,
+        }
     }
 
     /// Checks probe `at` against `word`.
@@ -302,51 +362,53 @@ impl Direct {
     fn check(&self, at: u16, word: u64) -> Option<Verdict> {
         let p = self.probes.get(at as usize)?;
         let bm = self.bitmaps;
-        let (c, r) = (p.choice as usize, p.choice as usize + p.requires as usize);
-        let parts = p.parts.get(..r + p.operands as usize)?;
-        let mut chosen = 1;
-        for part in parts.iter().take(c) {
-            chosen &= part.holds(bm, word);
-        }
-        let len = if chosen != 0 { p.then } else { p.otherwise };
-        let own = word & len_mask(len);
-        let (mut met, mut valid) = (1, 1);
-        for (k, part) in parts.iter().enumerate().skip(c) {
-            let holds = part.holds(bm, own);
-            if k < r {
-                met &= holds;
-            } else {
-                valid &= holds;
+        let len = if p.choice.bitmap == 0 || p.choice.holds(bm, word) != 0 { p.then } else { p.otherwise };
+        let mut held = 0b111;
+        for (k, r) in p.runs.iter().enumerate() {
+            if r.bitmap == 0 {
+                break;
             }
+            held &= !((1 - r.holds(bm, word)) << k);
         }
-        if p.more_len != 0 {
-            for &m in self.more.get(p.more as usize..p.more as usize + p.more_len as usize)? {
-                valid &= m.holds(bm, own);
-            }
+        let requires = p.requires as u64;
+        let met = word & p.mask == p.value && held & requires == requires;
+        let mut valid = held | requires == 0b111;
+        if p.more_len != 0 || (p.asks_len != 0 && p.asked.holds(bm, word) != 0) {
+            valid &= self.further(p, word & len_mask(len))?;
         }
-        if p.asks_len != 0 {
-            let asks = self.asks.get(p.asks as usize..p.asks as usize + p.asks_len as usize)?;
-            let mut k = 0;
-            while let Some(a) = asks.get(k) {
-                if a.any.holds(bm, own) == 0 {
-                    k += a.skip.max(1) as usize;
-                    continue;
-                }
-                valid &= a.holds(bm, self.cuts.get(a.cuts as usize..a.cuts as usize + a.cuts_len as usize)?, own);
-                k += 1;
-            }
-        }
-        Some(match (own & p.mask == p.value && met != 0, valid) {
-            (true, 1) => Verdict::Is(p.leaf, len),
-            (true, _) => Verdict::Unsure,
+        Some(match (met, valid) {
+            (true, true) => Verdict::Is(p.leaf, len),
+            (true, false) => Verdict::Unsure,
             (false, _) => Verdict::Not,
         })
+    }
+
+    /// Whether probe `p`'s further parts and asks hold for `own` (the
+    /// word's bits within the chosen length).
+    #[inline(always)]
+    fn further(&self, p: &Probe, own: u64) -> Option<bool> {
+        let bm = self.bitmaps;
+        let mut valid = true;
+        for &m in self.more.get(p.more as usize..p.more as usize + p.more_len as usize)? {
+            valid &= m.holds(bm, own) != 0;
+        }
+        let asks = self.asks.get(p.asks as usize..p.asks as usize + p.asks_len as usize)?;
+        let mut k = 0;
+        while let Some(a) = asks.get(k) {
+            if a.any.holds(bm, own) == 0 {
+                k += a.skip.max(1) as usize;
+                continue;
+            }
+            valid &= a.holds(bm, self.cuts.get(a.cuts as usize..a.cuts as usize + a.cuts_len as usize)?, own) != 0;
+            k += 1;
+        }
+        Some(valid)
     }
 }
 
 /// The bits of an instruction `len` bytes long, within the first 64.
 #[inline(always)]
-fn len_mask(len: u8) -> u64 {
+pub(crate) fn len_mask(len: u8) -> u64 {
     /// By length in bytes, 8 and over all ones: a load, not a branch and a
     /// shift.
     const MASKS: [u64; 9] = {
@@ -369,20 +431,25 @@ mod tests {
         Part { rot: lo, rot2: 0, mask: (1 << width) - 1, mask2: 0, bitmap }
     }
 
-    const fn probe(leaf: u16, parts: [Part; 3], counts: [u8; 4]) -> Probe {
-        let [choice, requires, operands, more_len] = counts;
+    const fn run(lo: u8, width: u8, bitmap: u16) -> Run {
+        Run { lo, mask: (1 << width) - 1, bitmap }
+    }
+
+    /// A probe of leaf `leaf` with `runs` (the first `requires` of them
+    /// conditions) and `more_len` further parts, 4 bytes long.
+    const fn probe(leaf: u16, runs: [Run; 3], requires: u8, more_len: u8) -> Probe {
         Probe {
             mask: 0xf000_0000,
             value: 0x1000_0000,
-            parts,
-            choice,
-            requires,
-            operands,
+            choice: Run::ALWAYS,
+            runs,
+            requires: (1 << requires) - 1,
             more_len,
             more: 0,
             then: 4,
             otherwise: 4,
             leaf,
+            asked: Run::ALWAYS,
             asks: 0,
             asks_len: 0,
         }
@@ -399,13 +466,13 @@ mod tests {
     fn table() -> Direct {
         static PROBES: [Probe; 3] = [
             // NO_PROBE: matches nothing.
-            Probe { mask: 0, value: 1, ..probe(0, [NONE; 3], [0; 4]) },
+            Probe { mask: 0, value: 1, ..probe(0, [Run::ALWAYS; 3], 0, 0) },
             // Leaf 7: 4 bytes, requires bit 0 set (part 0); its operand in
             // bits 4..6 may not be 3 (part 1), nor bits 12, 14 and 16 all
             // be set (its further part).
-            probe(7, [part(0, 1, 1), part(4, 2, 2), NONE], [0, 1, 1, 1]),
+            probe(7, [run(0, 1, 1), run(4, 2, 2), Run::ALWAYS], 1, 1),
             // Leaf 9: 8 bytes when bits 8..10 are 3 (part 0), else 4.
-            Probe { then: 8, ..probe(9, [part(8, 2, 3), NONE, NONE], [1, 0, 0, 0]) },
+            Probe { choice: run(8, 2, 3), then: 8, ..probe(9, [Run::ALWAYS; 3], 0, 0) },
         ];
         static MORE: [MorePart; 1] = [LEAF7_MORE];
         static BITMAPS: [u64; 5] = [!0, 0b10, !0b1000, 0b1000, !(1 << 0b111)];

@@ -40,7 +40,7 @@ mod tables;
 pub use assembler::Assembler;
 pub use bits::{Bits, extract, insert, mask_of, width_of};
 pub use decode::Decoder;
-pub use direct::{Ask, DIRECT_NODE, Direct, MorePart, NO_PROBE, Part, Probe};
+pub use direct::{Ask, DIRECT_NODE, Direct, MorePart, NO_PROBE, Part, Probe, Run};
 pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, Tree, Unit};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
