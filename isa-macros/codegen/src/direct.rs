@@ -218,18 +218,18 @@ impl Builder<'_> {
         let choice = kept(&units[nr + no..], true)?;
         let conditions = kept(&units[..nr], true)?;
         let operands = kept(&units[nr..nr + no], false)?;
-        // One field chooses the length; the conditions' come first among
-        // the three others (the probe marks them), the operands' after
-        // them. The probe reads them, and its mask, on the word before its
-        // length is known: they must lie within the shorter length (a
-        // field of the longer form reads zeros in the shorter). Operands'
-        // parts that do not fit go further, where they are read on the
-        // instruction's own bits.
+        // One run chooses the length, read on the word as it comes. The
+        // conditions' come first among the three others (the probe marks
+        // them), the operands' after them. The probe reads these, and its
+        // mask, before the length is known: they must lie within the
+        // shorter length (a part of the longer form reads zeros in the
+        // shorter). Operands' parts that do not fit go further, where they
+        // are read on the instruction's own bits.
         let within = 8 * then.min(otherwise) as u32;
         if within < 64 && p.mask >> within != 0 {
             return None;
         }
-        let field = |(runs, bitmap): &Unpacked| match runs[..] {
+        let run = |(runs, bitmap): &Unpacked| match runs[..] {
             [(lo, width)] if lo + width <= within => Run::new(lo, width, *bitmap),
             _ => None,
         };
@@ -238,21 +238,24 @@ impl Builder<'_> {
         // for a literal): one lookup instead of two.
         let choice = match &self.grouped(choice)[..] {
             [] => Run::ALWAYS,
-            [c] => field(c).or_else(|| Run::new(c.0.first()?.0, c.0.first()?.1, c.1).filter(|_| c.0.len() == 1))?,
+            [(runs, bitmap)] => match runs[..] {
+                [(lo, width)] => Run::new(lo, width, *bitmap)?,
+                _ => return None,
+            },
             _ => return None,
         };
         let conditions = self.grouped(conditions);
         let operands = self.grouped(operands);
         let mut runs = [Run::ALWAYS; 3];
         for (k, c) in conditions.iter().enumerate() {
-            *runs.get_mut(k)? = field(c)?;
+            *runs.get_mut(k)? = run(c)?;
         }
         let mut filled = conditions.len();
         let mut more = Vec::new();
         for o in &operands {
-            match field(o) {
-                Some(f) if filled < runs.len() => {
-                    runs[filled] = f;
+            match run(o) {
+                Some(r) if filled < runs.len() => {
+                    runs[filled] = r;
                     filled += 1;
                 }
                 _ => more.push(MorePart::new(&o.0, o.1)?),
@@ -261,8 +264,8 @@ impl Builder<'_> {
         // Most words ask nothing (a literal is the exception): one lookup
         // over the asking operands' bits tells, where they fit one run.
         let asked = match &self.grouped(quiet)[..] {
-            [q] => match field(q) {
-                Some(run) => Run { bitmap: u16::try_from(self.complement(q)).ok()?, ..run },
+            [q] => match run(q) {
+                Some(r) => Run { bitmap: u16::try_from(self.complement(q)).ok()?, ..r },
                 None => Run::ALWAYS,
             },
             _ => Run::ALWAYS,
