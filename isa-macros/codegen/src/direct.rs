@@ -49,6 +49,7 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         asks_at: HashMap::new(),
         cuts: Vec::new(),
         cuts_at: HashMap::new(),
+        joined_at: HashMap::new(),
     };
     b.probe_at.insert(NOTHING, NO_PROBE);
     b.bitmap_at.insert(vec![!0], 0);
@@ -151,6 +152,10 @@ struct Builder<'a> {
     asks_at: HashMap<Vec<Ask>, u32>,
     cuts: Vec<u64>,
     cuts_at: HashMap<Vec<u64>, u32>,
+    /// What [`Builder::joined`] made of each list of parts: the same
+    /// operand kinds side by side recur in many probes, and a join of 16
+    /// bits evaluates 65,536 values.
+    joined_at: HashMap<Vec<Unpacked>, Option<Unpacked>>,
 }
 
 impl Builder<'_> {
@@ -435,6 +440,16 @@ impl Builder<'_> {
     /// at most [`Part::MAX_BITS`] bits (none read twice): the run and a
     /// bitmap holding where every part's does.
     fn joined(&mut self, parts: &[Unpacked]) -> Option<Unpacked> {
+        if let Some(j) = self.joined_at.get(parts) {
+            return j.clone();
+        }
+        let j = self.join(parts);
+        self.joined_at.insert(parts.to_vec(), j.clone());
+        j
+    }
+
+    /// [`Builder::joined`], made.
+    fn join(&mut self, parts: &[Unpacked]) -> Option<Unpacked> {
         let mut all: Runs = parts.iter().flat_map(|(runs, _)| runs.iter().copied()).collect();
         all.sort();
         let lo = all.first()?.0;
