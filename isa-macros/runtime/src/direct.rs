@@ -40,8 +40,8 @@ pub struct Direct {
     pub entries: &'static [u32],
     pub entries_per_class: u32,
     pub probes: &'static [Probe],
-    /// The probes' parts past their first three, or reading more than two
-    /// runs of bits.
+    /// The probes' parts past their first three, reading more than one run
+    /// of bits, or past the shorter of their lengths.
     pub more: &'static [MorePart],
     /// The probes' bitmaps; word 0 is all ones (what an unused part reads).
     pub bitmaps: &'static [u64],
@@ -63,11 +63,9 @@ pub const NO_PROBE: u16 = 0;
 /// identifying bits, the parts of its checks, and its length, all within the
 /// word's first 64 bits.
 ///
-/// The shape is fixed so that checking a probe is straight-line code: the
-/// length's part and all three others are read whatever the leaf (an unused
-/// part is [`Part::ALWAYS`]), and only the rarer further parts and asks
-/// are behind a branch. Which checks a word passes depends on the word, so
-/// branches on them would be mispredicted in a mixed stream.
+/// Checking one reads the length's run, then its three other runs in order
+/// until the first unused one (most probes use fewer than two), and only
+/// then, behind one test, the rarer further parts and asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C, align(64))]
 pub struct Probe {
@@ -151,7 +149,7 @@ impl Ask {
     }
 }
 
-/// A part of a probe: up to two runs of bits of the word, at most
+/// A part of an [`Ask`]: up to two runs of bits of the word, at most
 /// [`Part::MAX_BITS`] in all, looked up in a bitmap at word `bitmap` of
 /// [`Direct::bitmaps`]. The index is the runs side by side, the first the
 /// most significant.
@@ -205,7 +203,8 @@ impl Part {
 /// word's bits from `lo` kept by `mask` (at most [`Part::MAX_BITS`] of
 /// them) are the index in the bitmap at word `bitmap` of
 /// [`Direct::bitmaps`]. Reading one is a shift, a mask and a bit test,
-/// against twice that for a [`Part`]'s two runs, and a probe reads four.
+/// against twice that for a [`Part`]'s two runs, and a probe reads up to
+/// four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct Run {
@@ -228,15 +227,15 @@ impl Run {
         Some(Run { lo: lo as u8, mask: ((1u32 << width) - 1) as u16, bitmap: u16::try_from(bitmap).ok()? })
     }
 
-    /// Whether the field holds for `word`: 1 or 0, without a branch.
+    /// Whether the run holds for `word`: 1 or 0, without a branch.
     #[inline(always)]
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
         bit(bitmaps, self.bitmap as usize, (word >> (self.lo & 63)) & self.mask as u64)
     }
 }
 
-/// A probe's part past its first three, or reading more than two runs of
-/// bits: up to four runs, at most [`MorePart::MAX_BITS`] in all, each
+/// A probe's part past its first three, reading more than one run of bits,
+/// or past the shorter of its lengths: up to four runs, at most [`MorePart::MAX_BITS`] in all, each
 /// stored as [`Part`] stores its runs (a rotation and the index bits it
 /// fills), looked up in the bitmap at word `bitmap` of [`Direct::bitmaps`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
