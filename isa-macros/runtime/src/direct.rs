@@ -81,8 +81,8 @@ pub struct Probe {
     /// Parts that hold for every value are left out, and the unused come
     /// last ([`Run::ALWAYS`], whose bitmap is word 0: reading stops there).
     ///
-    /// These parts, the choice and `mask` read only bits within the
-    /// shorter length, so that they are read on the word as it comes, not
+    /// These parts and `mask` read only bits within the shorter length, so
+    /// that they are read on the word as it comes, as the choice is, not
     /// after the length is known (which would put the choice's lookup in
     /// front of every other); parts reading further go to `more`.
     pub runs: [Run; 3],
@@ -214,10 +214,10 @@ pub struct Run {
 }
 
 impl Run {
-    /// The field that holds: word 0 of the bitmaps is all ones.
+    /// The run that holds: word 0 of the bitmaps is all ones.
     pub const ALWAYS: Run = Run { lo: 0, mask: 0, bitmap: 0 };
 
-    /// The field reading `width` bits from `lo`, or `None` when they do
+    /// The run of `width` bits from `lo`, or `None` when they do
     /// not fit one (more than [`Part::MAX_BITS`] bits, past the first 64,
     /// a bitmap past word 65,535).
     pub fn new(lo: u32, width: u32, bitmap: u32) -> Option<Run> {
@@ -235,9 +235,10 @@ impl Run {
 }
 
 /// A probe's part past its first three, reading more than one run of bits,
-/// or past the shorter of its lengths: up to four runs, at most [`MorePart::MAX_BITS`] in all, each
-/// stored as [`Part`] stores its runs (a rotation and the index bits it
-/// fills), looked up in the bitmap at word `bitmap` of [`Direct::bitmaps`].
+/// or past the shorter of its lengths: up to four runs, at most
+/// [`MorePart::MAX_BITS`] in all, each stored as [`Part`] stores its runs (a
+/// rotation and the index bits it fills), looked up in the bitmap at word
+/// `bitmap` of [`Direct::bitmaps`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct MorePart {
