@@ -214,10 +214,12 @@ impl Assembler<'_> {
         // The general assembler finds a shorter encoding that prints the
         // same: one it tries before this, or this one with other bits where
         // the text does not fix the length.
+        // No bit the line sets is ignored in its syntax, so none is in
+        // every syntax either (what the rules are judged without).
         if shortest < width
             || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
             || isa.ignored_and_set(&inst, gen_, Some(syntax), &|_, _| None) != 0
-            || !isa.validate(&inst, gen_).is_empty()
+            || !isa.validate_ignoring(&inst, gen_, 0).is_empty()
         {
             return Some(None);
         }

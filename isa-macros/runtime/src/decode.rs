@@ -487,16 +487,22 @@ impl Isa {
     /// `s[0:1]` encoded as 0 and as 1 is one scalar value). Fields read as
     /// the case in force defines them.
     pub fn validate(&self, inst: &Inst, gen_: u32) -> Vec<&'static str> {
-        self.validate_known(inst, gen_, &|_, _| None)
+        if self.leaves[inst.leaf as usize].rules.is_empty() {
+            return Vec::new();
+        }
+        self.validate_ignoring(inst, gen_, self.ignored_and_set(inst, gen_, None, &|_, _| None))
     }
 
-    /// [`Isa::validate`] knowing some operands' forms (see [`KnownForm`]).
-    pub(crate) fn validate_known(&self, inst: &Inst, gen_: u32, known: KnownForm<'_>) -> Vec<&'static str> {
+    /// [`Isa::validate`] when the caller has found the bits `inst` sets
+    /// that the hardware ignores (`ignored`, as [`Isa::ignored_and_set`]
+    /// gives them in every syntax, or a superset of those among the bits
+    /// it sets: in one syntax), so they are not walked for again.
+    pub(crate) fn validate_ignoring(&self, inst: &Inst, gen_: u32, ignored: Bits) -> Vec<&'static str> {
         let leaf = &self.leaves[inst.leaf as usize];
         if leaf.rules.is_empty() {
             return Vec::new();
         }
-        let bits = inst.bits & !self.ignored_and_set(inst, gen_, None, known);
+        let bits = inst.bits & !ignored;
         let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
         // Fields as the case in force defines them (a field that moves between
         // generations is read where this generation keeps it).

@@ -1793,7 +1793,7 @@ impl Isa {
                                 p.fail_rule(end, format!("`{name}` has no effect in this form of `{}`", l.name));
                                 return false;
                             }
-                            match p.isa.validate_known(&inst, p.gen_, &known).first() {
+                            match p.isa.validate_ignoring(&inst, p.gen_, set).first() {
                                 Some(rule) => {
                                     p.fail_rule(end, rule.to_string());
                                     false
