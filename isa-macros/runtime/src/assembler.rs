@@ -61,6 +61,8 @@ pub struct Assembler<'a> {
     order: Vec<u16>,
     /// The cases to try for a line (see [`Assembler::read_canonical`]).
     tries: Vec<(u16, u16, u32)>,
+    /// By leaf, [`Isa::ignorable_in`] once found.
+    ignorable: Vec<Option<Bits>>,
     canonical: u64,
 }
 
@@ -103,6 +105,7 @@ impl Isa {
             memory: Default::default(),
             order: Vec::new(),
             tries: Vec::new(),
+            ignorable: Vec::new(),
             canonical: 0,
         }
     }
@@ -218,7 +221,8 @@ impl Assembler<'_> {
         // every syntax either (what the rules are judged without).
         if shortest < width
             || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
-            || isa.ignored_and_set(&inst, gen_, Some(syntax), &|_, _| None) != 0
+            || (inst.bits & self.ignorable(leaf) != 0
+                && isa.ignored_and_set(&inst, gen_, Some(syntax), &|_, _| None) != 0)
             || !isa.validate_ignoring(&inst, gen_, 0).is_empty()
         {
             return Some(None);
@@ -226,6 +230,15 @@ impl Assembler<'_> {
         self.text.clear();
         self.printer.print_to(&inst, &mut self.text);
         (self.text == t).then_some(Some((inst.bits, width)))
+    }
+
+    /// The bits of an encoding of `leaf` its hardware may ignore in this
+    /// generation (see [`Isa::ignorable_in`]).
+    fn ignorable(&mut self, leaf: u16) -> Bits {
+        if self.ignorable.len() < self.isa.leaves.len() {
+            self.ignorable.resize(self.isa.leaves.len(), None);
+        }
+        *self.ignorable[leaf as usize].get_or_insert_with(|| self.isa.ignorable_in(leaf, self.gen_))
     }
 }
 
