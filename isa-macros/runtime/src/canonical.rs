@@ -121,13 +121,13 @@ impl Memory {
 
     /// What case `case` of `leaf` says of one field alone (see
     /// [`Reader::implied`]).
-    fn sayings(&mut self, isa: &Isa, syntax: u16, leaf: u16, case: u16) -> &[Said] {
+    fn sayings(&mut self, isa: &Isa, (gen_, syntax): (u32, u16), leaf: u16, case: u16) -> &[Said] {
         if self.sayings.len() < isa.leaves.len() {
             self.sayings.resize(isa.leaves.len(), None);
         }
         let l = &isa.leaves[leaf as usize];
         let cases = self.sayings[leaf as usize]
-            .get_or_insert_with(|| (0..l.cases.len()).map(|c| sayings(syntax, l, c)).collect());
+            .get_or_insert_with(|| (0..l.cases.len()).map(|c| sayings(isa, (gen_, syntax), l, c)).collect());
         cases.get(case as usize).map_or(&[], |c| c)
     }
 }
@@ -153,11 +153,16 @@ enum Named {
 
 /// What the leaf's `requires` and case `case`'s condition say of one value
 /// alone (`GDS`, `!ABS`, `W == 2`), and, for a one-bit value, the
-/// conditions of the cases before it, which fail.
-fn sayings(syntax: u16, l: &crate::Leaf, case: usize) -> Box<[Said]> {
+/// conditions of the cases before it, which fail. A condition that must
+/// hold says what is left of it in generation `gen_` (GCN's MTBUF
+/// `gen < 8 || OPLO == 1` is `OPLO == 1` from gfx8 on).
+fn sayings(isa: &Isa, (gen_, syntax): (u32, u16), l: &crate::Leaf, case: usize) -> Box<[Said]> {
     let fields = l.default_case().fields;
     let mut out = Vec::new();
-    let mut add = |c: crate::tables::Expr, holds: bool| out.extend(said(fields, c, holds));
+    let mut add = |c: crate::tables::Expr, holds: bool| {
+        let c = if holds { in_gen(isa, gen_, c) } else { Some(c) };
+        out.extend(c.and_then(|c| said(fields, c, holds)))
+    };
     for &e in l.requires {
         crate::parse::push_conjuncts(e, &mut |c| add(c, true));
     }
@@ -174,6 +179,28 @@ fn sayings(syntax: u16, l: &crate::Leaf, case: usize) -> Box<[Said]> {
         }
     }
     out.into_boxed_slice()
+}
+
+/// What is left of condition `c` in generation `gen_` when it holds: of a
+/// disjunction, the side that does not fail on the generation alone;
+/// `None` when a side holds on the generation alone (the condition then
+/// says nothing).
+fn in_gen(isa: &Isa, gen_: u32, c: crate::tables::Expr) -> Option<crate::tables::Expr> {
+    let [rest @ .., Op::Bin(BinOp::Or)] = c else { return Some(c) };
+    let Some((a, b)) = crate::parse::binary_operands(rest) else { return Some(c) };
+    // A side reading nothing but the generation and constants.
+    let on_gen = |e: crate::tables::Expr| {
+        e.iter().all(|op| !matches!(op, Op::Field(_) | Op::Param(_))).then(|| {
+            let mut env = Env { isa, bits: 0, gen_, read: 0, given: Given::NONE };
+            env.eval(&[], e) != 0
+        })
+    };
+    match (on_gen(a), on_gen(b)) {
+        (Some(true), _) | (_, Some(true)) => None,
+        (Some(false), _) => in_gen(isa, gen_, b),
+        (_, Some(false)) => in_gen(isa, gen_, a),
+        _ => Some(c),
+    }
 }
 
 /// What condition `c` says of one value when it holds (`holds`) or fails.
@@ -486,7 +513,7 @@ impl Reader<'_> {
     /// failing makes `X` zero; holding, a one-bit `X` one), a parameter
     /// where it is passed down from a bit field. False on a conflict.
     fn implied(&mut self, depth: usize, at: Step) -> bool {
-        let n = self.memory.sayings(self.isa, self.syntax, at.leaf, at.case).len();
+        let n = self.memory.sayings(self.isa, (self.gen_, self.syntax), at.leaf, at.case).len();
         for k in 0..n {
             let Some(s) = self.memory.said(at.leaf, at.case, k) else { break };
             let place = match s.what {
@@ -662,6 +689,27 @@ fn float(s: &[u8], width: u32) -> Option<(i128, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No instructions: [`in_gen`] reads only the generation.
+    static NO_LEAVES: Isa = Isa::for_tests("in-gen-test", &[], &[]);
+
+    #[test]
+    fn a_condition_says_what_is_left_of_it_in_a_generation() {
+        use BinOp::{Eq, Lt, Or};
+        const IS_ONE: &[Op] = &[Op::Field(3), Op::Lit(1), Op::Bin(Eq)];
+        // `gen < 8 || F3 == 1`, and the same the other way round.
+        const LEFT: &[Op] = &[Op::Gen, Op::Lit(8), Op::Bin(Lt), Op::Field(3), Op::Lit(1), Op::Bin(Eq), Op::Bin(Or)];
+        const RIGHT: &[Op] = &[Op::Field(3), Op::Lit(1), Op::Bin(Eq), Op::Gen, Op::Lit(8), Op::Bin(Lt), Op::Bin(Or)];
+        for c in [LEFT, RIGHT] {
+            assert_eq!(in_gen(&NO_LEAVES, 8, c), Some(IS_ONE), "{c:?}");
+            assert_eq!(in_gen(&NO_LEAVES, 7, c), None, "holds whatever the field: {c:?}");
+        }
+        // Sides that read fields are left alone, and so is what is no
+        // disjunction.
+        const BOTH: &[Op] = &[Op::Field(3), Op::Field(4), Op::Bin(Or)];
+        assert_eq!(in_gen(&NO_LEAVES, 8, BOTH), Some(BOTH));
+        assert_eq!(in_gen(&NO_LEAVES, 8, IS_ONE), Some(IS_ONE));
+    }
 
     #[test]
     fn numbers_read_as_the_printer_writes_them() {

@@ -142,24 +142,7 @@ mod tests {
         Group { name: "top", bits: 8, leaves: &[0], params: &[] },
         Group { name: "src", bits: 8, leaves: &[1, 2, 3, 4, 5], params: &[] },
     ];
-    static ISA: Isa = Isa {
-        name: "forms-test",
-        doc: "",
-        gens: &[],
-        default_gen: 0,
-        optional_commas: false,
-        octal_numbers: false,
-        bracketed_indices: &[],
-        raw: None,
-        enums: &[],
-        groups: &GROUPS,
-        leaves: &LEAVES,
-        sched_classes: &[],
-        flags: &[],
-        machine: None,
-        syntaxes: &[],
-        dispatch: None,
-    };
+    static ISA: Isa = Isa::for_tests("forms-test", &GROUPS, &LEAVES);
 
     fn form(leaf: u16, case: u16, gens: (u32, u32), first: u8) -> Form {
         Form { leaf, case, gen_min: gens.0, gen_max: gens.1, first }

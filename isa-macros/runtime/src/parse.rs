@@ -1378,7 +1378,7 @@ pub(crate) fn push_conjuncts(e: Expr, push: &mut impl FnMut(Expr)) {
 
 /// The two operands of a binary operator whose postfix operands are `e` (the
 /// expression without the operator).
-fn binary_operands(e: Expr) -> Option<(Expr, Expr)> {
+pub(crate) fn binary_operands(e: Expr) -> Option<(Expr, Expr)> {
     // The right operand starts after the last point where exactly one value
     // (the left operand) is on the stack.
     let mut depth = 0i32;

@@ -376,6 +376,29 @@ pub struct GenValue {
 }
 
 impl Isa {
+    /// A target of only `groups` and `leaves`, for unit tests of the engine.
+    #[cfg(test)]
+    pub(crate) const fn for_tests(name: &'static str, groups: &'static [Group], leaves: &'static [Leaf]) -> Isa {
+        Isa {
+            name,
+            doc: "",
+            gens: &[],
+            default_gen: 0,
+            optional_commas: false,
+            octal_numbers: false,
+            bracketed_indices: &[],
+            raw: None,
+            enums: &[],
+            groups,
+            leaves,
+            sched_classes: &[],
+            flags: &[],
+            machine: None,
+            syntaxes: &[],
+            dispatch: None,
+        }
+    }
+
     /// Looks up a generation by name, alias or number.
     pub fn gen_by_name(&self, s: &str) -> Option<u32> {
         let s = s.trim();
