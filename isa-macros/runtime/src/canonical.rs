@@ -74,6 +74,11 @@ pub(crate) fn read(
 #[derive(Debug, Default)]
 pub(crate) struct Memory {
     openings: Openings,
+    /// The syntax's operand forms, once asked for.
+    forms: Option<&'static crate::forms::Forms>,
+    /// By group, the forms a text starting with each byte may be in (see
+    /// [`Memory::opening_with`]).
+    opening: Vec<ByOpening>,
     /// By leaf, by case.
     sayings: Vec<Option<Sayings>>,
     /// The computed values of the line being read left to check at its
@@ -112,7 +117,49 @@ impl Later {
     }
 }
 
+/// A group's forms by the byte their text may start with: for each byte,
+/// a run of [`ByOpening::forms`], the indices (in spec order) of the forms
+/// whose template starts with that byte or with a field that may.
+#[derive(Debug, Default)]
+struct ByOpening {
+    runs: Box<[(u32, u32)]>,
+    forms: Box<[u16]>,
+}
+
 impl Memory {
+    /// The forms of `group` in syntax `syntax`, and the run of
+    /// [`ByOpening::forms`] that may read a text starting with `b`: what
+    /// trying every form with its first letter and openings would keep,
+    /// found once per group and byte rather than for every operand read.
+    fn opening_with(
+        &mut self,
+        isa: &Isa,
+        syntax: u16,
+        group: u16,
+        b: u8,
+    ) -> (&'static [crate::forms::Form], std::ops::Range<usize>) {
+        let forms = self.forms.get_or_insert_with(|| crate::forms::index(isa, syntax)).of(group);
+        if self.opening.len() <= group as usize {
+            self.opening.resize_with(isa.groups.len().max(group as usize + 1), ByOpening::default);
+        }
+        if self.opening[group as usize].runs.is_empty() {
+            self.openings.prepare(isa, syntax, group);
+            let (mut runs, mut list) = (Vec::with_capacity(256), Vec::new());
+            for b in 0..=255u8 {
+                let start = list.len() as u32;
+                list.extend(
+                    (0..forms.len())
+                        .filter(|&i| (forms[i].first == 0 || forms[i].first == b) && self.openings.opens(group, i, b))
+                        .map(|i| i as u16),
+                );
+                runs.push((start, list.len() as u32));
+            }
+            self.opening[group as usize] = ByOpening { runs: runs.into(), forms: list.into() };
+        }
+        let (start, end) = self.opening[group as usize].runs[b as usize];
+        (forms, start as usize..end as usize)
+    }
+
     /// Saying `k` of case `case` of `leaf`, once [`Memory::sayings`] has
     /// worked them out.
     fn said(&self, leaf: u16, case: u16, k: usize) -> Option<Said> {
@@ -345,12 +392,10 @@ impl Reader<'_> {
         let Some((base, map)) = r.at.child(ranges) else { return false };
         self.path[r.depth as usize] = r.at;
         let here = self.text.get(pos).copied().unwrap_or(0);
-        self.memory.openings.prepare(self.isa, self.syntax, group);
-        for (i, form) in crate::forms::index(self.isa, self.syntax).of(group).iter().enumerate() {
-            if (form.first != 0 && form.first != here) || !form.exists_in(self.gen_) {
-                continue;
-            }
-            if !self.memory.openings.opens(group, i, here) {
+        let (forms, tries) = self.memory.opening_with(self.isa, self.syntax, group, here);
+        for k in tries {
+            let form = &forms[self.memory.opening[group as usize].forms[k] as usize];
+            if !form.exists_in(self.gen_) {
                 continue;
             }
             let leaf = &self.isa.leaves[form.leaf as usize];
