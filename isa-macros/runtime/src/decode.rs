@@ -493,10 +493,10 @@ impl Isa {
         self.validate_ignoring(inst, gen_, self.ignored_and_set(inst, gen_, None, &|_, _| None))
     }
 
-    /// [`Isa::validate`] when the caller has found the bits `inst` sets
-    /// that the hardware ignores (`ignored`, as [`Isa::ignored_and_set`]
-    /// gives them in every syntax, or a superset of those among the bits
-    /// it sets: in one syntax), so they are not walked for again.
+    /// [`Isa::validate`] when the caller has found `ignored`, the bits
+    /// `inst` sets that the hardware ignores in every syntax (what
+    /// [`Isa::ignored_and_set`] gives with no syntax), so the operands are
+    /// not walked for them again.
     pub(crate) fn validate_ignoring(&self, inst: &Inst, gen_: u32, ignored: Bits) -> Vec<&'static str> {
         let leaf = &self.leaves[inst.leaf as usize];
         if leaf.rules.is_empty() {
