@@ -5,48 +5,37 @@
 //! where a condition reads only constants (the assembler skips the walk
 //! for ignored bits on those).
 
-use isa_runtime::{Isa, TestRng, mask_of};
+use isa_runtime::TestRng;
 
-fn gens(isa: &Isa) -> Vec<u32> {
-    let mut g: Vec<u32> = isa.gens.iter().map(|g| g.value).collect();
-    g.push(isa.default_gen);
-    g.sort_unstable();
-    g.dedup();
-    g
-}
+#[path = "support/corpus.rs"]
+mod corpus;
 
 #[test]
 fn the_bound_holds_every_ignored_bit() {
     let mut rng = TestRng::new(0x1970);
     let mut checked = 0u32;
     for isa in isa_specs::TARGETS {
-        for g in gens(isa) {
-            for leaf in isa.instructions(g).collect::<Vec<_>>() {
-                let bound = isa.ignorable_in(leaf, g);
-                assert_eq!(bound & !isa.ignorable(leaf), 0, "{}: within the bound for every generation", isa.name);
-                let l = &isa.leaves[leaf as usize];
-                for _ in 0..6 {
-                    // Valid samples, and words around the identifying bits
-                    // that decode (other operand forms, other cases).
-                    let noise = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) & mask_of(0, l.bits);
-                    let near = isa.decode((noise & !l.mask) | l.value, g).ok().filter(|i| i.leaf == leaf);
-                    let sample = isa.sample(leaf, g, &mut || rng.next_u64());
-                    for inst in [near, sample].into_iter().flatten() {
-                        let mut ignored = isa.ignored_bits(&inst, g);
-                        for s in 0..isa.syntaxes.len() as u16 {
-                            ignored |= isa.ignored_bits_in(&inst, g, s);
-                        }
-                        assert_eq!(
-                            ignored & !bound,
-                            0,
-                            "{} gen {g} `{}` {:#x}: ignored bits outside the bound {bound:#x}",
-                            isa.name,
-                            l.name,
-                            inst.bits
-                        );
-                        checked += 1;
-                    }
+        for g in corpus::gens(isa) {
+            let mut bounds = vec![None; isa.leaves.len()];
+            // Random instructions of every opcode, and random words that
+            // decode (other operand forms, other cases).
+            for inst in corpus::instructions(isa, g, &mut rng, 6, 20_000) {
+                let leaf = inst.leaf as usize;
+                let bound = *bounds[leaf].get_or_insert_with(|| isa.ignorable_in(inst.leaf, g));
+                assert_eq!(bound & !isa.ignorable(inst.leaf), 0, "{}: within the bound for every generation", isa.name);
+                let mut ignored = isa.ignored_bits(&inst, g);
+                for s in 0..isa.syntaxes.len() as u16 {
+                    ignored |= isa.ignored_bits_in(&inst, g, s);
                 }
+                assert_eq!(
+                    ignored & !bound,
+                    0,
+                    "{} gen {g} `{}` {:#x}: ignored bits outside the bound {bound:#x}",
+                    isa.name,
+                    isa.leaves[leaf].name,
+                    inst.bits
+                );
+                checked += 1;
             }
         }
     }

@@ -52,7 +52,8 @@ impl Isa {
     /// per instruction, since finding one walks every form of every
     /// operand once.
     pub fn ignorable_in(&self, leaf: u16, gen_: u32) -> Bits {
-        if self.ignorable(leaf) == 0 {
+        let every = self.ignorable(leaf);
+        if every == 0 {
             return 0;
         }
         let mut path = [Step::top(leaf, 0); MAX_DEPTH];
@@ -60,7 +61,7 @@ impl Isa {
         let bound = ignorable_at((self, bounds(self)), gen_, &mut path, 0, &mut budget);
         // An instruction whose operands nest too many forms keeps the
         // bound that holds for every generation and parameter.
-        if budget == 0 { self.ignorable(leaf) } else { bound & self.ignorable(leaf) }
+        if budget == 0 { every } else { bound & every }
     }
 }
 
@@ -103,9 +104,8 @@ fn ignorable_at(
         path[depth].case = ci as u16;
         for (fi, f) in case.fields.iter().enumerate() {
             let (Ty::Group { group, .. }, Src::Bits(ranges)) = (f.ty, f.src) else { continue };
-            let whole = || ranges.iter().fold(0, |m, r| m | mask_of(r.lo as u32, r.width as u32));
             let Some((base, map)) = path[depth].child(ranges).filter(|_| depth + 1 < MAX_DEPTH) else {
-                out |= path[depth].in_word(whole());
+                out |= path[depth].in_word(all_of(ranges));
                 continue;
             };
             // Most forms (constants, named registers) ignore nothing.
@@ -155,7 +155,7 @@ fn build(isa: &Isa) -> Bounds {
                     // A run of the word: the forms' bits, where they sit.
                     [r] => inner.checked_shl(r.lo as u32).unwrap_or(!0),
                     // Split over several ranges: all of them.
-                    _ => ranges.iter().fold(0, |m, r| m | mask_of(r.lo as u32, r.width as u32)),
+                    _ => all_of(ranges),
                 };
             }
         }
@@ -168,4 +168,9 @@ fn build(isa: &Isa) -> Bounds {
     let ignoring =
         isa.groups.iter().map(|g| g.leaves.iter().copied().filter(|&l| leaves[l as usize] != 0).collect()).collect();
     Bounds { leaves, groups, ignoring }
+}
+
+/// Every bit of a field made of `ranges`, in its leaf's word.
+fn all_of(ranges: &[crate::tables::Range]) -> Bits {
+    ranges.iter().fold(0, |m, r| m | mask_of(r.lo as u32, r.width as u32))
 }
