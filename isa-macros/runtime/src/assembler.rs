@@ -20,7 +20,13 @@
 //!
 //! The templates tried are those whose first word is the line's; for a
 //! line whose first word no template fixes (ir3's `(sy)add.f`), the leaves
-//! the general assembler itself tries, in its order.
+//! the general assembler itself tries, in its order. Each is first read by
+//! the operand texts earlier lines taught ([`crate::recall`]), then, when
+//! that does not give the answer, walked as [`crate::canonical`] reads it;
+//! the first the walk reads decides.
+//! Whichever reads it, a guess is kept only as above, and which template
+//! gives it does not matter: two encodings that both decode and print the
+//! line would, by the policy below, both be what the line assembles to.
 //!
 //! The decoding policy (README, "Decoding policy"; checked by the `decode`
 //! fuzzer's round trip) is that a decoded instruction's text assembles back
@@ -32,6 +38,7 @@
 use std::collections::HashMap;
 
 use crate::bits::Bits;
+use crate::canonical::Read;
 use crate::decode::Decoder;
 use crate::error::AsmError;
 use crate::eval::{Env, Given};
@@ -57,6 +64,8 @@ pub struct Assembler<'a> {
     text: String,
     /// What reading learned about the templates.
     memory: crate::canonical::Memory,
+    /// The operand texts of lines kept, to read later lines by.
+    recall: crate::recall::Recall,
     /// The general assembler's candidates for a line.
     order: Vec<u16>,
     /// The cases to try for a line (see [`Assembler::read_canonical`]).
@@ -64,6 +73,7 @@ pub struct Assembler<'a> {
     /// By leaf, [`Isa::ignorable_in`] once found.
     ignorable: Vec<Option<Bits>>,
     canonical: u64,
+    recalled: u64,
 }
 
 impl Isa {
@@ -103,13 +113,19 @@ impl Isa {
             open: open.into_boxed_slice(),
             text: String::new(),
             memory: Default::default(),
+            recall: crate::recall::Recall::new(self, gen_, syntax),
             order: Vec::new(),
             tries: Vec::new(),
             ignorable: Vec::new(),
             canonical: 0,
+            recalled: 0,
         }
     }
 }
+
+/// Lines an [`Assembler`] reads the short way before it judges whether
+/// reading by remembered operand texts pays (see [`Assembler::recalling`]).
+const RECALL_JUDGED_AFTER: u64 = 512;
 
 /// A template whose first word starts with fixed text and goes on with a
 /// field: its instruction could print any first word that starts so.
@@ -154,6 +170,12 @@ impl Assembler<'_> {
         self.canonical
     }
 
+    /// How many of those were read by operand texts remembered from lines
+    /// before (see [`crate::recall`]).
+    pub fn recalled_lines(&self) -> u64 {
+        self.recalled
+    }
+
     /// The bits and width of `t` when it is an instruction as the printer
     /// writes it (see the module documentation).
     fn read_canonical(&mut self, t: &str) -> Option<(Bits, u32)> {
@@ -189,6 +211,20 @@ impl Assembler<'_> {
         }
         let mut found = None;
         for &(leaf, ci, shortest) in &tries {
+            if !self.applies(leaf, ci) {
+                continue;
+            }
+            // By remembered operand texts first: a line whose operands were
+            // all met before is read without walking its templates.
+            if self.recalling()
+                && let Some(read) = self.recall.read(isa, (leaf, ci), t.as_bytes(), &mut self.memory)
+                && let Some(Some(f)) = self.confirm(t, leaf, read, shortest)
+            {
+                self.recall.keep(t.as_bytes());
+                self.recalled += 1;
+                found = Some(f);
+                break;
+            }
             if let Some(f) = self.try_case(t, (leaf, ci), shortest) {
                 found = f;
                 break;
@@ -199,19 +235,41 @@ impl Assembler<'_> {
     }
 
     /// Reads `t` as case `ci` of `leaf` and confirms it: `None` when the
-    /// case does not read or print back the line, `Some(None)` when it
-    /// does but the answer could be another (an encoding tried before it
-    /// that may print the same is shorter: `shortest` is the least width of
-    /// those; a bit the text sets that the hardware ignores; a broken
-    /// rule), `Some(Some(_))` for the answer.
+    /// case does not read, else what [`Assembler::confirm`] says. A line
+    /// kept teaches its operand texts.
     fn try_case(&mut self, t: &str, (leaf, ci): (u16, u16), shortest: u32) -> Option<Option<(Bits, u32)>> {
         let Assembler { isa, gen_, syntax, .. } = *self;
-        let l = &isa.leaves[leaf as usize];
-        let case = &l.cases[ci as usize];
-        if case.parse_only || !case.applies_in(syntax) {
-            return None;
-        }
         let read = crate::canonical::read(isa, t, (gen_, syntax), (leaf, ci), &mut self.memory)?;
+        let found = self.confirm(t, leaf, read, shortest)?;
+        if found.is_some() && self.recalling() {
+            self.recall.learn(isa, (leaf, ci), t.as_bytes(), read, &self.memory);
+        }
+        Some(found)
+    }
+
+    /// Whether lines are read by remembered operand texts: after
+    /// [`RECALL_JUDGED_AFTER`] lines read the short way, only while at
+    /// least half of them were (ir3's lines, fewer than half of which are,
+    /// assembled a sixth slower for trying).
+    fn recalling(&self) -> bool {
+        self.canonical < RECALL_JUDGED_AFTER || self.recalled * 2 >= self.canonical
+    }
+
+    /// Whether case `ci` of `leaf` prints in this syntax.
+    fn applies(&self, leaf: u16, ci: u16) -> bool {
+        let case = &self.isa.leaves[leaf as usize].cases[ci as usize];
+        !case.parse_only && case.applies_in(self.syntax)
+    }
+
+    /// Confirms `read`, a reading of `t` as `leaf`: `None` when it does not
+    /// decode as read or print back the line, `Some(None)` when it does
+    /// but the answer could be another (an encoding tried before it that
+    /// may print the same is shorter: `shortest` is the least width of
+    /// those; a bit the text sets that the hardware ignores; a broken
+    /// rule), `Some(Some(_))` for the answer.
+    fn confirm(&mut self, t: &str, leaf: u16, read: Read, shortest: u32) -> Option<Option<(Bits, u32)>> {
+        let Assembler { isa, gen_, syntax, .. } = *self;
+        let l = &isa.leaves[leaf as usize];
         let inst = self.decoder.decode(read.bits).ok().filter(|i| i.leaf == leaf && i.bits == read.bits)?;
         let width = inst.len as u32 * 8;
         // The general assembler finds a shorter encoding that prints the
@@ -244,7 +302,7 @@ impl Assembler<'_> {
 
 /// Whether every bit the length of `l` is computed from was named by the
 /// text (so no other encoding of `l` that prints the same is shorter).
-fn length_named(isa: &Isa, gen_: u32, l: &Leaf, leaf: u16, read: crate::canonical::Read) -> bool {
+fn length_named(isa: &Isa, gen_: u32, l: &Leaf, leaf: u16, read: Read) -> bool {
     let Some(length) = l.length else { return true };
     let mut env = Env { isa, bits: read.bits, gen_, read: 0, given: Given::NONE };
     env.eval(&[Step::top(leaf, (l.cases.len() - 1) as u16)], length);

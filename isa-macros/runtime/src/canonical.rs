@@ -47,25 +47,87 @@ pub(crate) fn read(
     (leaf, case): (u16, u16),
     memory: &mut Memory,
 ) -> Option<Read> {
-    let l = &isa.leaves[leaf as usize];
     let top = Step::top(leaf, case);
     memory.later.clear();
-    let mut r = Reader {
-        isa,
-        memory,
-        text: text.as_bytes(),
-        gen_,
-        syntax,
-        bits: l.value & l.mask,
-        bound: l.mask,
-        steps: 0,
-        path: [top; MAX_DEPTH],
-    };
-    let display = l.cases[case as usize].display_in(syntax);
-    if !r.implied(0, top) {
-        return None;
-    }
+    memory.spans.clear();
+    memory.spans.resize(isa.leaves[leaf as usize].cases[case as usize].fields.len(), Span::NONE);
+    let mut r = Reader::start(isa, text.as_bytes(), (gen_, syntax), top, memory)?;
+    let display = isa.leaves[leaf as usize].cases[case as usize].display_in(syntax);
     r.seq(Rest { toks: display, at: top, depth: 0, up: None }, 0).then_some(Read { bits: r.bits, bound: r.bound })
+}
+
+/// The bits case `case` of instruction `leaf` has before any of its text
+/// is read: its identifying bits, and what its conditions say of one
+/// value alone (see [`Reader::implied`]); `None` when they conflict.
+pub(crate) fn implied(
+    isa: &Isa,
+    (gen_, syntax): (u32, u16),
+    (leaf, case): (u16, u16),
+    memory: &mut Memory,
+) -> Option<Read> {
+    memory.later.clear();
+    Reader::start(isa, &[], (gen_, syntax), Step::top(leaf, case), memory)
+        .map(|r| Read { bits: r.bits, bound: r.bound })
+}
+
+/// Ends a line read a field at a time ([`read_field`]): the values left
+/// for its end hold, settling the few bits they still need (see
+/// [`Reader::settle`]).
+pub(crate) fn settle(
+    isa: &Isa,
+    (gen_, syntax): (u32, u16),
+    (leaf, case): (u16, u16),
+    read: Read,
+    memory: &mut Memory,
+) -> Option<Read> {
+    if memory.later.is_empty() {
+        return Some(read);
+    }
+    let top = Step::top(leaf, case);
+    let mut r = Reader::new(isa, &[], (gen_, syntax), top, read, memory);
+    r.settle().then_some(Read { bits: r.bits, bound: r.bound })
+}
+
+/// Reads all of `text` as field `field` of case `case` of `leaf`, on the
+/// bits `read` has bound: what [`crate::recall`] leaves to the templates
+/// (an operand text not met before, a field computed from others). The
+/// field's [`Span`], for an operand, starts at 0. Computed values it
+/// cannot judge yet wait for the end of the line ([`settle`]), as they
+/// would reading the line whole (ir3's `h` before a register; the
+/// registers of GCN's image data, as many as the later `dmask` says).
+pub(crate) fn read_field(
+    isa: &Isa,
+    text: &[u8],
+    (gen_, syntax): (u32, u16),
+    (leaf, case): (u16, u16),
+    field: u16,
+    read: Read,
+    memory: &mut Memory,
+) -> Option<Read> {
+    let top = Step::top(leaf, case);
+    memory.spans.clear();
+    memory.spans.resize(field as usize + 1, Span::NONE);
+    let mut r = Reader::new(isa, text, (gen_, syntax), top, read, memory);
+    r.defer = true;
+    let end = Rest { toks: &[], at: top, depth: 0, up: None };
+    r.field(end, field, end, 0).then_some(Read { bits: r.bits, bound: r.bound })
+}
+
+/// Where an operand field of the instruction read last was found in the
+/// line (`start..end`), and the bits reading it bound that were not bound
+/// before: its own, and the instruction's bits it passes as parameters
+/// (GCN's `-|v1|` binds the modifier bits). What [`crate::recall`] learns
+/// an operand's text from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub end: u32,
+    before: Bits,
+    pub named: Bits,
+}
+
+impl Span {
+    const NONE: Span = Span { start: u32::MAX, end: u32::MAX, before: 0, named: 0 };
 }
 
 /// What reading learns about templates once and keeps: which bytes each
@@ -84,6 +146,8 @@ pub(crate) struct Memory {
     /// The computed values of the line being read left to check at its
     /// end (see [`Reader::may_be`]).
     later: Vec<Later>,
+    /// By field of the instruction read last, where its operand was read.
+    spans: Vec<Span>,
 }
 
 /// Most unbound bits a computed value may read and still be settled by
@@ -127,6 +191,23 @@ struct ByOpening {
 }
 
 impl Memory {
+    /// How many values wait for the end of the line, and forgetting those
+    /// past `n` (a field read on its own whose line then failed).
+    pub(crate) fn waiting(&self) -> usize {
+        self.later.len()
+    }
+
+    pub(crate) fn forget_after(&mut self, n: usize) {
+        self.later.truncate(n);
+    }
+
+    /// Where each operand field of the instruction last read was found,
+    /// by field index ([`Span`]; fields that are no operand, or were not
+    /// read, start at `u32::MAX`).
+    pub(crate) fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
     /// The forms of `group` in syntax `syntax`, and the run of
     /// [`ByOpening::forms`] that may read a text starting with `b`: what
     /// trying every form with its first letter and openings would keep,
@@ -282,6 +363,9 @@ struct Reader<'a> {
     /// The scope of the field being read, for the expressions a field's
     /// format names (an operand's steps, outermost first).
     path: [Step; MAX_DEPTH],
+    /// Whether the values left for the end of the line wait for its end
+    /// (a field read on its own text: see [`read_field`]).
+    defer: bool,
 }
 
 /// What is left to read: the rest of a template, at its leaf's place, and
@@ -294,7 +378,45 @@ struct Rest<'r> {
     up: Option<&'r Rest<'r>>,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader of `text` for the template of `top`, on the bits `read`
+    /// has bound.
+    fn new(
+        isa: &'a Isa,
+        text: &'a [u8],
+        (gen_, syntax): (u32, u16),
+        top: Step,
+        read: Read,
+        memory: &'a mut Memory,
+    ) -> Reader<'a> {
+        Reader {
+            isa,
+            memory,
+            text,
+            gen_,
+            syntax,
+            bits: read.bits,
+            bound: read.bound,
+            steps: 0,
+            path: [top; MAX_DEPTH],
+            defer: false,
+        }
+    }
+
+    /// A reader of `text` at the start of the template of `top`, with the
+    /// bits its leaf and conditions give; `None` when those conflict.
+    fn start(
+        isa: &'a Isa,
+        text: &'a [u8],
+        (gen_, syntax): (u32, u16),
+        top: Step,
+        memory: &'a mut Memory,
+    ) -> Option<Reader<'a>> {
+        let l = &isa.leaves[top.leaf as usize];
+        let mut r = Reader::new(isa, text, (gen_, syntax), top, Read { bits: l.value & l.mask, bound: l.mask }, memory);
+        r.implied(0, top).then_some(r)
+    }
+
     fn seq(&mut self, r: Rest<'_>, pos: usize) -> bool {
         self.steps += 1;
         if self.steps > BUDGET {
@@ -302,8 +424,15 @@ impl Reader<'_> {
         }
         let Some((tok, toks)) = r.toks.split_first() else {
             return match r.up {
-                None => pos == self.text.len() && self.settle(),
-                Some(up) => self.seq(*up, pos),
+                None => pos == self.text.len() && (self.defer || self.settle()),
+                Some(up) => {
+                    if r.depth == 1
+                        && let Some(s) = self.memory.spans.get_mut(r.at.via as usize)
+                    {
+                        (s.end, s.named) = (pos as u32, self.bound & !s.before);
+                    }
+                    self.seq(*up, pos)
+                }
             };
         };
         let next = Rest { toks, ..r };
@@ -352,7 +481,7 @@ impl Reader<'_> {
             (_, None) => 64,
         };
         let mut ways = [(0i128, 0usize); 4];
-        let n = self.values(field.ty, width, pos, &mut ways);
+        let n = values(self.isa, self.text, field.ty, width, pos, &mut ways);
         for &(v, end) in &ways[..n] {
             let saved = (self.bits, self.bound);
             let later = self.memory.later.len();
@@ -391,6 +520,11 @@ impl Reader<'_> {
         }
         let Some((base, map)) = r.at.child(ranges) else { return false };
         self.path[r.depth as usize] = r.at;
+        if depth == 1
+            && let Some(s) = self.memory.spans.get_mut(via as usize)
+        {
+            *s = Span { start: pos as u32, before: self.bound, ..Span::NONE };
+        }
         let here = self.text.get(pos).copied().unwrap_or(0);
         let (forms, tries) = self.memory.opening_with(self.isa, self.syntax, group, here);
         for k in tries {
@@ -601,69 +735,69 @@ impl Reader<'_> {
     fn bind_word(&mut self, m: Bits, v: Bits) -> bool {
         crate::bits::bind(&mut self.bits, &mut self.bound, m, v)
     }
+}
 
-    /// The ways a value of type `ty` (`width` bits) is printed at `pos`, as
-    /// (value, end) pairs in `out`, the most text first; how many.
-    fn values(&self, ty: Ty, width: u32, pos: usize, out: &mut [(i128, usize); 4]) -> usize {
-        let rest = self.text.get(pos..).unwrap_or(&[]);
-        let one = |out: &mut [(i128, usize); 4], r: Option<(i128, usize)>| match r {
-            Some((v, n)) => {
-                out[0] = (v, pos + n);
-                1
-            }
-            None => 0,
-        };
-        match ty {
-            Ty::Uint | Ty::UintSat => one(out, decimal(rest)),
-            Ty::Int => one(out, signed(rest)),
-            Ty::Hex => one(out, hex(rest)),
-            Ty::HexLit { .. } => one(out, rest.strip_prefix(b"0x").and_then(hex).map(|(v, n)| (v, n + 2))),
-            Ty::Bool { on, inverted } => {
-                let (set, clear) = if inverted { (0, 1) } else { (1, 0) };
-                let mut n = 0;
-                if !on.is_empty() && rest.starts_with(on.as_bytes()) {
-                    out[0] = (set, pos + on.len());
-                    n = 1;
-                }
-                out[n] = (clear, pos);
-                n + 1
-            }
-            // Nothing when zero, else `+N` (or `-N`).
-            Ty::Offset | Ty::UOffset => {
-                let read = match rest.first() {
-                    Some(b'+') => decimal(&rest[1..]).map(|(v, n)| (v, n + 1)),
-                    Some(b'-') if matches!(ty, Ty::Offset) => signed(rest),
-                    _ => None,
-                };
-                let mut n = 0;
-                if let Some((v, len)) = read.filter(|&(v, _)| v != 0) {
-                    out[0] = (v, pos + len);
-                    n = 1;
-                }
-                out[n] = (0, pos);
-                n + 1
-            }
-            Ty::Float { .. } => one(out, float(rest, width)),
-            Ty::Enum(e) => {
-                // Longest name first: one may begin another (`BYTE_1`, `BYTE_10`).
-                let mut n = 0;
-                for v in self.isa.enums[e as usize].values {
-                    let d = v.display.as_bytes();
-                    if !rest.starts_with(d) {
-                        continue;
-                    }
-                    if n == out.len() {
-                        return n;
-                    }
-                    let at = out[..n].iter().position(|&(_, end)| end < pos + d.len()).unwrap_or(n);
-                    out.copy_within(at..n, at + 1);
-                    out[at] = (v.value as i128, pos + d.len());
-                    n += 1;
-                }
-                n
-            }
-            Ty::Group { .. } => 0,
+/// The ways a value of type `ty` (`width` bits) is printed at `pos` of `text`, as
+/// (value, end) pairs in `out`, the most text first; how many.
+pub(crate) fn values(isa: &Isa, text: &[u8], ty: Ty, width: u32, pos: usize, out: &mut [(i128, usize); 4]) -> usize {
+    let rest = text.get(pos..).unwrap_or(&[]);
+    let one = |out: &mut [(i128, usize); 4], r: Option<(i128, usize)>| match r {
+        Some((v, n)) => {
+            out[0] = (v, pos + n);
+            1
         }
+        None => 0,
+    };
+    match ty {
+        Ty::Uint | Ty::UintSat => one(out, decimal(rest)),
+        Ty::Int => one(out, signed(rest)),
+        Ty::Hex => one(out, hex(rest)),
+        Ty::HexLit { .. } => one(out, rest.strip_prefix(b"0x").and_then(hex).map(|(v, n)| (v, n + 2))),
+        Ty::Bool { on, inverted } => {
+            let (set, clear) = if inverted { (0, 1) } else { (1, 0) };
+            let mut n = 0;
+            if !on.is_empty() && rest.starts_with(on.as_bytes()) {
+                out[0] = (set, pos + on.len());
+                n = 1;
+            }
+            out[n] = (clear, pos);
+            n + 1
+        }
+        // Nothing when zero, else `+N` (or `-N`).
+        Ty::Offset | Ty::UOffset => {
+            let read = match rest.first() {
+                Some(b'+') => decimal(&rest[1..]).map(|(v, n)| (v, n + 1)),
+                Some(b'-') if matches!(ty, Ty::Offset) => signed(rest),
+                _ => None,
+            };
+            let mut n = 0;
+            if let Some((v, len)) = read.filter(|&(v, _)| v != 0) {
+                out[0] = (v, pos + len);
+                n = 1;
+            }
+            out[n] = (0, pos);
+            n + 1
+        }
+        Ty::Float { .. } => one(out, float(rest, width)),
+        Ty::Enum(e) => {
+            // Longest name first: one may begin another (`BYTE_1`, `BYTE_10`).
+            let mut n = 0;
+            for v in isa.enums[e as usize].values {
+                let d = v.display.as_bytes();
+                if !rest.starts_with(d) {
+                    continue;
+                }
+                if n == out.len() {
+                    return n;
+                }
+                let at = out[..n].iter().position(|&(_, end)| end < pos + d.len()).unwrap_or(n);
+                out.copy_within(at..n, at + 1);
+                out[at] = (v.value as i128, pos + d.len());
+                n += 1;
+            }
+            n
+        }
+        Ty::Group { .. } => 0,
     }
 }
 

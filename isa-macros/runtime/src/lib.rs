@@ -34,6 +34,7 @@ mod parse;
 mod place;
 mod print;
 mod print_plan;
+mod recall;
 mod sample;
 mod tables;
 

@@ -1,0 +1,726 @@
+//! Reading a line by what the lines read before it taught.
+//!
+//! [`crate::canonical`] reads a line by walking its templates as data: each
+//! operand tries its group's forms, each form's template is walked in turn,
+//! and what the conditions of each say is bound as it goes. Yet an
+//! operand's text is a function of its group, its own bits and the
+//! parameters its field passes in, and code names the same few hundred
+//! registers and constants over and over. So an [`crate::Assembler`]
+//! remembers, for each operand it read that way in a line it kept, the
+//! text and what reading it bound: the operand's bits, and the bits of the
+//! instruction it passes as parameters (GCN's `-|v1|` binds the negate and
+//! absolute-value bits). A later line of an instruction is then read along
+//! the printer's resolved pieces of its template ([`crate::print_plan`]):
+//! text compared as it is, a scalar field read in the one way the printer
+//! writes it, an operand looked up by its text. An operand text not met
+//! before (or one in a context too wide to remember: a literal), and a
+//! field the pieces leave to the tables (one computed from others), is
+//! read the long way on its own text, and a line kept teaches what its
+//! operands were read as. Where a field's text could end in several places
+//! (one followed by a field whose text may be empty or start with a space:
+//! `ds_write_b32 v1, v2 offset:16`), each is tried, shortest first. The
+//! bits are a guess like any other, kept only when the assembler confirms
+//! it; a line this way does not read is walked whole as before.
+//!
+//! Why a remembered reading may be reused: it is what the long way bound
+//! for that text in that group under the same constant parameters, and
+//! whatever it binds is confirmed (decoded, checked, printed back to the
+//! line), as every guess is. What a line read this way names is what the
+//! remembered readings and the scalar fields bound, so a variable length
+//! is still judged by bits the text named.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::bits::{Bits, bind, extract, insert, mask_of, width_of};
+use crate::canonical::{Memory, Read, values};
+use crate::eval::{Env, Given};
+use crate::memo::MAX_PARAMS;
+use crate::print_plan::{Arg, PrintPlans, Then};
+use crate::tables::{Isa, Range, Ty};
+
+/// Most operand texts remembered in all (at some hundred bytes each, a few
+/// MiB). What is remembered is kept; past this, texts are read the long
+/// way, so memory stays bounded whatever the input (the GCN bench-peer
+/// stream, 900,972 lines of every encoding, teaches some 20,000).
+const CAPACITY: usize = 1 << 15;
+
+/// Most bits of word and parameters an operand context may read for all
+/// its texts to be remembered; a wider one (a DS offset, whose 65,536
+/// texts a stream rarely repeats) keeps [`WIDE_CAPACITY`] of them, the
+/// first met, so that it cannot crowd out the registers of the others.
+const NARROW_BITS: u32 = 12;
+const WIDE_CAPACITY: usize = 256;
+
+/// Widest parameter a remembered reading binds: a literal's 32 bits are
+/// read the long way (a value rarely repeats, and remembering each would
+/// fill the table with texts seen once).
+const MAX_PARAM_BITS: u32 = 16;
+
+/// What an [`crate::Assembler`] has learned (see the module documentation).
+pub(crate) struct Recall {
+    gen_: u32,
+    syntax: u16,
+    plans: PrintPlans,
+    /// By leaf, by case: the case's pieces as this module reads them, once
+    /// resolved.
+    quick: Vec<Vec<Option<Plan>>>,
+    /// The operand contexts met, each the index of its texts.
+    contexts: HashMap<Context, u32>,
+    /// By context, the readings remembered, by text.
+    texts: Vec<Texts>,
+    /// By context, how many it may remember.
+    capacity: Vec<usize>,
+    /// Readings remembered in all.
+    entries: usize,
+    /// What the line being read teaches once it is kept: operands read
+    /// the long way, as (context, start and end in the line, reading).
+    pending: Vec<(u32, u32, u32, Learned)>,
+    /// The case [`Recall::read`] read last.
+    last: (u16, u16),
+}
+
+/// The readings remembered in one operand context, by text.
+type Texts = HashMap<Box<[u8]>, Learned, BuildHasherDefault<TextHasher>>;
+
+/// A case as this module reads it: its parts, and the bits it has before
+/// any text is read (its identifying bits and what its conditions say of
+/// one value alone, the same for every line; `None` inside while not
+/// worked out, `None` when they conflict).
+struct Plan {
+    parts: Box<[Part]>,
+    start: Option<Option<Read>>,
+    /// Lines read by it, and of those kept: a case this way rarely gives
+    /// the answer for is left to the long way (see [`Recall::read`]).
+    tried: u32,
+    kept: u32,
+}
+
+/// Lines a case is read by before its share of lines kept is judged, and
+/// the least share (in 1/8) for it to go on being read this way. Reading a
+/// line along pieces that do not fit it costs tries at several places,
+/// then the long way anyway: on ir3 and AGX, where a line's first word
+/// fits several cases more often, trying every case this way first made
+/// assembling slower.
+const JUDGED_AFTER: u32 = 16;
+const LEAST_KEPT_EIGHTHS: u32 = 6;
+
+/// Text, then what follows it.
+struct Part {
+    text: &'static [u8],
+    then: Next,
+}
+
+enum Next {
+    Nothing,
+    /// One space or more (the printer's column).
+    Column,
+    /// A scalar field in bits of the word.
+    Scalar {
+        ranges: &'static [Range],
+        ty: Ty,
+        width: u32,
+    },
+    Operand(Operand),
+    /// A field the same for every instruction of the case, and its text.
+    Text(Box<[u8]>),
+    /// Any other field (computed from others, or a float the instruction
+    /// formats by its own bits), read the long way.
+    Field {
+        field: u16,
+        until: Until,
+    },
+}
+
+/// An operand field of the instruction: where its word is, which texts
+/// it looks up, where its text ends, and where each parameter passed from
+/// a bit field of the instruction sits (`None`: a constant, computed, or
+/// not passed).
+struct Operand {
+    field: u16,
+    ranges: &'static [Range],
+    texts: u32,
+    until: Until,
+    params: [Option<&'static [Range]>; MAX_PARAMS],
+}
+
+/// How a field's text ends.
+#[derive(Clone, Copy)]
+enum Until {
+    /// Where the text that follows it starts (at the first place the
+    /// reading holds). Never empty.
+    Text(&'static [u8]),
+    /// At a space, a comma or the end of the line (a column, or a field
+    /// whose text may be empty or start with a separator, follows).
+    Word,
+    /// At the end of the line.
+    End,
+}
+
+impl Until {
+    /// The lengths `rest` may give the field's text, shortest first.
+    fn ends(self, rest: &[u8]) -> Ends<'_> {
+        Ends { until: self, rest, n: 0 }
+    }
+}
+
+/// The iterator of [`Until::ends`]: a scan for the following text's first
+/// byte (or a separator), then a comparison, rather than a comparison at
+/// every place.
+struct Ends<'a> {
+    until: Until,
+    rest: &'a [u8],
+    n: usize,
+}
+
+impl Iterator for Ends<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let rest = self.rest;
+        while self.n <= rest.len() {
+            let n = self.n;
+            self.n += 1;
+            let found = match self.until {
+                Until::End => {
+                    self.n = rest.len() + 1;
+                    return Some(rest.len());
+                }
+                Until::Text(t) => match rest[n..].iter().position(|&b| b == t[0]) {
+                    Some(k) => {
+                        self.n = n + k + 1;
+                        rest[n + k..].starts_with(t).then_some(n + k)
+                    }
+                    None => {
+                        self.n = rest.len() + 1;
+                        None
+                    }
+                },
+                Until::Word => match rest[n..].iter().position(|&b| b == b' ' || b == b',') {
+                    Some(k) => {
+                        self.n = n + k + 1;
+                        Some(n + k)
+                    }
+                    None => {
+                        self.n = rest.len() + 1;
+                        Some(rest.len())
+                    }
+                },
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+}
+
+/// What an operand's text depends on besides its own bits: its group, and
+/// each parameter its field passes: a constant (`Some`), or (`None`) read
+/// from a bit field of the instruction of the width given, or computed
+/// from several (width 0).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Context {
+    group: u16,
+    params: [(Option<i64>, u8); MAX_PARAMS],
+}
+
+/// What reading an operand's text bound: its word's bits (`bound` of
+/// them, the rest zero), and the parameters bound through bit fields of the
+/// instruction (bit `k` of `named`: parameter `k`, to `values[k]`).
+#[derive(Clone, Copy, Debug)]
+struct Learned {
+    word: u64,
+    bound: u64,
+    named: u8,
+    values: [u16; MAX_PARAMS],
+}
+
+impl Recall {
+    pub fn new(isa: &Isa, gen_: u32, syntax: u16) -> Recall {
+        Recall {
+            gen_,
+            syntax,
+            plans: PrintPlans::new(isa),
+            quick: Vec::new(),
+            contexts: HashMap::new(),
+            texts: Vec::new(),
+            capacity: Vec::new(),
+            entries: 0,
+            pending: Vec::new(),
+            last: (0, 0),
+        }
+    }
+
+    /// Reads `text` as case `case` of `leaf` along the case's printing
+    /// pieces, each operand by its remembered text or, for one not met
+    /// before, the long way on its text alone: `None` when the text does
+    /// not follow the pieces.
+    pub fn read(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], memory: &mut Memory) -> Option<Read> {
+        self.pending.clear();
+        memory.forget_after(0);
+        self.prepare(isa, leaf, case);
+        let how = (self.gen_, self.syntax);
+        let Some(plan) = &mut self.quick[leaf as usize][case as usize] else { return None };
+        if plan.tried >= JUDGED_AFTER && plan.kept * 8 < plan.tried * LEAST_KEPT_EIGHTHS {
+            return None;
+        }
+        plan.tried = plan.tried.saturating_add(1);
+        self.last = (leaf, case);
+        let read = (*plan.start.get_or_insert_with(|| crate::canonical::implied(isa, how, (leaf, case), memory)))?;
+        let parts = &plan.parts;
+        let mut line = Line {
+            isa,
+            how,
+            leaf_case: (leaf, case),
+            text,
+            texts: &self.texts,
+            memory,
+            pending: &mut self.pending,
+            budget: BUDGET,
+        };
+        line.parts(parts, 0, read)
+    }
+
+    /// Remembers what the line [`Recall::read`] read last taught, now that
+    /// the assembler kept it.
+    pub fn keep(&mut self, text: &[u8]) {
+        let (leaf, case) = self.last;
+        if let Some(Some(plan)) = self.quick.get_mut(leaf as usize).and_then(|c| c.get_mut(case as usize)) {
+            plan.kept = plan.kept.saturating_add(1);
+        }
+        self.commit(text);
+    }
+
+    /// Remembers the pending readings of `text`.
+    fn commit(&mut self, text: &[u8]) {
+        for k in 0..self.pending.len() {
+            let (at, start, end, l) = self.pending[k];
+            if let Some(t) = text.get(start as usize..end as usize) {
+                self.remember(at, t, l);
+            }
+        }
+        self.pending.clear();
+    }
+
+    /// Remembers the operand texts of `text`, which the long way read as
+    /// case `case` of `leaf` (`read`, with the operands' places in
+    /// `memory`) and the assembler kept.
+    pub fn learn(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], read: Read, memory: &Memory) {
+        self.prepare(isa, leaf, case);
+        let Some(plan) = &self.quick[leaf as usize][case as usize] else { return };
+        let spans = memory.spans();
+        self.pending.clear();
+        for part in plan.parts.iter() {
+            let Next::Operand(op) = &part.then else { continue };
+            let Some(span) = spans.get(op.field as usize) else { continue };
+            if span.start <= span.end
+                && span.end as usize <= text.len()
+                && let Some(l) = learned_from(op, read.bits, span.named)
+            {
+                self.pending.push((op.texts, span.start, span.end, l));
+            }
+        }
+        self.commit(text);
+    }
+
+    fn remember(&mut self, at: u32, text: &[u8], l: Learned) {
+        let texts = &mut self.texts[at as usize];
+        if self.entries < CAPACITY && texts.len() < self.capacity[at as usize] && !texts.contains_key(text) {
+            texts.insert(text.into(), l);
+            self.entries += 1;
+        }
+    }
+
+    /// Resolves case `case` of `leaf` into [`Part`]s, once.
+    fn prepare(&mut self, isa: &Isa, leaf: u16, case: u16) {
+        if self.quick.len() < isa.leaves.len() {
+            self.quick.resize_with(isa.leaves.len(), Vec::new);
+        }
+        let cases = &mut self.quick[leaf as usize];
+        if cases.len() <= case as usize {
+            cases.resize_with(isa.leaves[leaf as usize].cases.len().max(case as usize + 1), || None);
+        }
+        if cases[case as usize].is_some() {
+            return;
+        }
+        let (contexts, texts, capacity) = (&mut self.contexts, &mut self.texts, &mut self.capacity);
+        let pieces = self.plans.get(isa, leaf, case, self.syntax);
+        let parts = resolve(isa, self.gen_, (leaf, case), pieces, &mut |c| {
+            let n = contexts.len() as u32;
+            let at = *contexts.entry(c).or_insert(n);
+            if at as usize == texts.len() {
+                texts.push(HashMap::default());
+                // Parameters too wide to remember take no part.
+                let params = c.params.iter().map(|p| p.1 as u32).filter(|&w| w <= MAX_PARAM_BITS);
+                let bits = isa.groups[c.group as usize].bits + params.sum::<u32>();
+                capacity.push(if bits <= NARROW_BITS { 1 << bits } else { WIDE_CAPACITY });
+            }
+            at
+        });
+        self.quick[leaf as usize][case as usize] = Some(Plan { parts, start: None, tried: 0, kept: 0 });
+    }
+
+    /// How many operand texts are remembered.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.texts.iter().map(HashMap::len).sum()
+    }
+}
+
+/// A line being read by [`Recall::read`].
+struct Line<'a> {
+    isa: &'a Isa,
+    how: (u32, u16),
+    leaf_case: (u16, u16),
+    text: &'a [u8],
+    texts: &'a [Texts],
+    memory: &'a mut Memory,
+    pending: &'a mut Vec<(u32, u32, u32, Learned)>,
+    /// Places left to try a field's text at (see [`BUDGET`]).
+    budget: u32,
+}
+
+/// Places a line may try fields' texts at before this module gives it up
+/// to the long way: each field that may end in several places multiplies
+/// the tries of those after it, and a line of a few dozen tokens takes a
+/// few dozen.
+const BUDGET: u32 = 256;
+
+impl Line<'_> {
+    /// Takes one try from the budget; false when none is left.
+    fn spend(&mut self) -> bool {
+        self.budget = self.budget.saturating_sub(1);
+        self.budget > 0
+    }
+
+    /// Reads `parts` from `pos` on `read`. Where a field's text could end
+    /// in several places (a field whose text may be empty or start with a
+    /// space: `ds_write_b32 v1, v2 offset:16`), each is tried, shortest
+    /// first, until the rest of the line reads.
+    fn parts(&mut self, parts: &[Part], mut pos: usize, mut read: Read) -> Option<Read> {
+        let text = self.text;
+        for (k, part) in parts.iter().enumerate() {
+            pos = after(text, pos, part.text)?;
+            let rest = &text[pos..];
+            match part.then {
+                Next::Nothing => {}
+                Next::Text(ref t) => pos = after(text, pos, t)?,
+                Next::Column => {
+                    let n = rest.iter().take_while(|&&b| b == b' ').count();
+                    if n == 0 {
+                        return None;
+                    }
+                    pos += n;
+                }
+                Next::Scalar { ranges, ty, width } => {
+                    let mut ways = [(0i128, 0usize); 4];
+                    // The most text first: a line the first way does not
+                    // read is left to the long way.
+                    if values(self.isa, text, ty, width, pos, &mut ways) == 0 || !fits(ways[0].0, width) {
+                        return None;
+                    }
+                    let (v, end) = ways[0];
+                    let (placed, m) = insert(0, 0, ranges, v as u128 & mask_of(0, width));
+                    if !bind(&mut read.bits, &mut read.bound, m, placed) {
+                        return None;
+                    }
+                    pos = end;
+                }
+                Next::Operand(ref op) => {
+                    let texts = &self.texts[op.texts as usize];
+                    let after_it = &parts[k + 1..];
+                    // Ends at which a remembered reading applied: the long
+                    // way would read the same there (bit `n`, for short ones).
+                    let mut tried = 0u64;
+                    for n in op.until.ends(rest) {
+                        if !self.spend() {
+                            return None;
+                        }
+                        if let Some(l) = texts.get(&rest[..n])
+                            && let Some(r) = apply(op, l, read)
+                        {
+                            if let Some(done) = self.parts(after_it, pos + n, r) {
+                                return Some(done);
+                            }
+                            tried |= 1u64.checked_shl(n as u32).unwrap_or(0);
+                        }
+                    }
+                    for n in op.until.ends(rest) {
+                        if tried >> n.min(63) & 1 == 1 && n < 64 {
+                            continue;
+                        }
+                        if !self.spend() {
+                            return None;
+                        }
+                        let waiting = self.memory.waiting();
+                        let Some(r) = self.long_way(op.field, &rest[..n], read) else { continue };
+                        let named = self.memory.spans().get(op.field as usize).map_or(0, |s| s.named);
+                        let pending = self.pending.len();
+                        if let Some(l) = learned_from(op, r.bits, named) {
+                            self.pending.push((op.texts, pos as u32, (pos + n) as u32, l));
+                        }
+                        if let Some(done) = self.parts(after_it, pos + n, r) {
+                            return Some(done);
+                        }
+                        self.pending.truncate(pending);
+                        self.memory.forget_after(waiting);
+                    }
+                    return None;
+                }
+                Next::Field { field, until } => {
+                    let after_it = &parts[k + 1..];
+                    return until.ends(rest).find_map(|n| {
+                        if !self.spend() {
+                            return None;
+                        }
+                        let waiting = self.memory.waiting();
+                        let r = self.long_way(field, &rest[..n], read)?;
+                        let done = self.parts(after_it, pos + n, r);
+                        if done.is_none() {
+                            self.memory.forget_after(waiting);
+                        }
+                        done
+                    });
+                }
+            }
+        }
+        if pos != text.len() {
+            return None;
+        }
+        crate::canonical::settle(self.isa, self.how, self.leaf_case, read, self.memory)
+    }
+
+    /// Reads all of `text` as field `field` the long way, on `read`.
+    fn long_way(&mut self, field: u16, text: &[u8], read: Read) -> Option<Read> {
+        crate::canonical::read_field(self.isa, text, self.how, self.leaf_case, field, read, self.memory)
+    }
+}
+
+/// Binds what `l` remembers of operand `op` over `read`: `None` on a
+/// conflict with bits bound before.
+fn apply(op: &Operand, l: &Learned, mut read: Read) -> Option<Read> {
+    let (word, _) = insert(0, 0, op.ranges, l.word as Bits);
+    let (m, _) = insert(0, 0, op.ranges, l.bound as Bits);
+    if !bind(&mut read.bits, &mut read.bound, m, word) {
+        return None;
+    }
+    for (k, ranges) in op.params.iter().enumerate() {
+        if let Some(ranges) = ranges
+            && l.named >> k & 1 == 1
+        {
+            let (v, m) = insert(0, 0, ranges, l.values[k] as u128);
+            if !bind(&mut read.bits, &mut read.bound, m, v) {
+                return None;
+            }
+        }
+    }
+    Some(read)
+}
+
+/// Where text `s` ends when `text` holds it at `pos`.
+fn after(text: &[u8], pos: usize, s: &[u8]) -> Option<usize> {
+    text.get(pos..)?.starts_with(s).then_some(pos + s.len())
+}
+
+/// Whether `v` fits a field `width` bits wide, read as signed or not.
+fn fits(v: i128, width: u32) -> bool {
+    width >= 127 || (-(1i128 << width)..1i128 << width).contains(&v)
+}
+
+/// Resolves the printing pieces of case `case` of `leaf` into [`Part`]s,
+/// naming each operand's context through `context`.
+fn resolve(
+    isa: &Isa,
+    gen_: u32,
+    (leaf, case): (u16, u16),
+    pieces: &[crate::print_plan::Piece],
+    context: &mut dyn FnMut(Context) -> u32,
+) -> Box<[Part]> {
+    let top = [crate::place::Step::top(leaf, case)];
+    let mut env = Env { isa, bits: 0, gen_, read: 0, given: Given::NONE };
+    // A value computed from constants alone is a constant.
+    let mut constant = |what: Result<crate::tables::Expr, u16>| {
+        env.read = 0;
+        let v = match what {
+            Ok(e) => env.eval(&top, e),
+            Err(field) => env.field(&top, field),
+        };
+        (env.read == 0).then_some(v)
+    };
+    let fields = isa.leaves[leaf as usize].cases[case as usize].fields;
+    let mut parts = Vec::with_capacity(pieces.len());
+    for (k, piece) in pieces.iter().enumerate() {
+        let until = match pieces.get(k + 1) {
+            None => Until::End,
+            Some(next) if !next.text.is_empty() => Until::Text(next.text.as_bytes()),
+            Some(_) => Until::Word,
+        };
+        let then = match &piece.then {
+            Then::Nothing => Next::Nothing,
+            Then::Column => Next::Column,
+            &Then::Scalar { ranges, ty, width, .. } => Next::Scalar { ranges, ty, width },
+            Then::Operand(op) => {
+                let mut c = Context { group: op.group, params: [(Some(0), 0); MAX_PARAMS] };
+                let mut params = [None; MAX_PARAMS];
+                for (i, a) in op.args.iter().enumerate() {
+                    c.params[i] = match *a {
+                        Arg::Const(v) => (Some(v), 0),
+                        Arg::Bits { ranges, .. } => {
+                            params[i] = Some(ranges);
+                            (None, width_of(ranges) as u8)
+                        }
+                        Arg::Expr(e) => (constant(Ok(e)), 0),
+                    };
+                }
+                Next::Operand(Operand { field: op.field, ranges: op.ranges, texts: context(c), until, params })
+            }
+            // A field the same for every instruction of the case (`D16` on
+            // a generation without it) prints the same text.
+            &Then::Field(field) => match fields.get(field as usize) {
+                Some(f) if !matches!(f.ty, Ty::Group { .. } | Ty::Float { format: Some(_) }) => {
+                    match constant(Err(field)) {
+                        Some(v) => {
+                            let mut out = String::new();
+                            crate::print::format_value(isa, f.ty, v, f.width().unwrap_or(64), &mut out);
+                            Next::Text(out.into_bytes().into_boxed_slice())
+                        }
+                        None => Next::Field { field, until },
+                    }
+                }
+                _ => Next::Field { field, until },
+            },
+        };
+        parts.push(Part { text: piece.text.as_bytes(), then });
+    }
+    parts.into_boxed_slice()
+}
+
+/// What an operand read the long way teaches: `named` are the bits its
+/// reading bound, `bits` the instruction's. `None` when it bound bits
+/// other than its word's and its parameters', part of a parameter, or a
+/// parameter too wide to be worth remembering.
+fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
+    if width_of(op.ranges) > 64 {
+        return None;
+    }
+    let mut covered = insert(0, 0, op.ranges, !0).1;
+    let bound = extract(named, 0, op.ranges) as u64;
+    let word = extract(bits, 0, op.ranges) as u64 & bound;
+    let mut l = Learned { word, bound, named: 0, values: [0; MAX_PARAMS] };
+    for (k, ranges) in op.params.iter().enumerate() {
+        let Some(ranges) = ranges else { continue };
+        let m = insert(0, 0, ranges, !0).1;
+        covered |= m;
+        match named & m {
+            0 => {}
+            n if n == m && width_of(ranges) <= MAX_PARAM_BITS => {
+                l.named |= 1 << k;
+                l.values[k] = extract(bits, 0, ranges) as u16;
+            }
+            _ => return None,
+        }
+    }
+    (named & !covered == 0).then_some(l)
+}
+
+/// A hasher for short byte strings (operand texts): eight bytes at a time,
+/// a multiply and a rotation each, where the standard hasher's rounds cost
+/// more than the lookup they serve. Not resistant to chosen collisions,
+/// which cost time, never a wrong answer: a text is compared whole.
+#[derive(Default)]
+struct TextHasher(u64);
+
+impl Hasher for TextHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        let rest = chunks.remainder();
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w) ^ (rest.len() as u64) << 59).wrapping_mul(K);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ends(until: Until, rest: &str) -> Vec<usize> {
+        until.ends(rest.as_bytes()).collect()
+    }
+
+    #[test]
+    fn a_field_may_end_where_what_follows_it_starts() {
+        let line = "v1, v2 offset:4";
+        assert_eq!(ends(Until::Text(b", "), line), [2]);
+        assert_eq!(ends(Until::Text(b" o"), line), [6]);
+        assert_eq!(ends(Until::Text(b"x"), line), Vec::<usize>::new());
+        // At each separator, then at the end.
+        assert_eq!(ends(Until::Word, line), [2, 3, 6, 15]);
+        assert_eq!(ends(Until::Word, ""), [0]);
+        assert_eq!(ends(Until::End, line), [15]);
+        // A following text that starts at once, and one the line ends with.
+        assert_eq!(ends(Until::Text(b"v"), line), [0, 4]);
+        assert_eq!(ends(Until::Text(b":4"), line), [13]);
+    }
+
+    static WORD: [Range; 1] = [Range { lo: 8, width: 8 }];
+    static NEG: [Range; 1] = [Range { lo: 1, width: 1 }];
+    static WIDE: [Range; 1] = [Range { lo: 32, width: 32 }];
+
+    fn operand() -> Operand {
+        let mut params = [None; MAX_PARAMS];
+        params[1] = Some(&NEG[..]);
+        params[2] = Some(&WIDE[..]);
+        Operand { field: 0, ranges: &WORD, texts: 0, until: Until::End, params }
+    }
+
+    #[test]
+    fn an_operand_teaches_what_its_reading_bound() {
+        let op = operand();
+        let bits: Bits = 0x1234_5678_0000_ab02;
+        // Its word's low nibble and its negate bit: both remembered, and
+        // binding them again gives the same bits.
+        let named = 0x0f00 | 0x2;
+        let l = learned_from(&op, bits, named).expect("learned");
+        assert_eq!((l.word, l.bound, l.named, l.values[1]), (0xb, 0xf, 0b10, 1));
+        let start = Read { bits: 0, bound: 0 };
+        assert_eq!(apply(&op, &l, start), Some(Read { bits: 0x0b02, bound: named }));
+        // A conflict with a bit bound before.
+        assert_eq!(apply(&op, &l, Read { bits: 0, bound: 0x2 }), None);
+        // Bits it does not own, part of a parameter, a parameter too wide.
+        assert!(learned_from(&op, bits, named | 1 << 20).is_none());
+        assert!(learned_from(&op, bits, 0xff00 | 1 << 40).is_none());
+        assert!(learned_from(&op, bits, 0xff00 | 0xffff_ffff << 32).is_none());
+    }
+
+    static NO_LEAVES: Isa = Isa::for_tests("recall-test", &[], &[]);
+
+    #[test]
+    fn what_is_remembered_is_bounded() {
+        let mut recall = Recall::new(&NO_LEAVES, 0, 0);
+        recall.texts.push(HashMap::default());
+        recall.capacity.push(2);
+        let l = Learned { word: 1, bound: 1, named: 0, values: [0; MAX_PARAMS] };
+        for t in ["a", "b", "c", "a"] {
+            recall.remember(0, t.as_bytes(), l);
+        }
+        assert_eq!(recall.len(), 2, "the context keeps its first two");
+        assert!(recall.texts[0].contains_key(&b"a"[..]) && recall.texts[0].contains_key(&b"b"[..]));
+        recall.texts.push(HashMap::default());
+        recall.capacity.push(usize::MAX);
+        recall.entries = CAPACITY;
+        recall.remember(1, b"d", l);
+        assert_eq!(recall.len(), 2, "nothing past the whole capacity");
+    }
+}
