@@ -41,40 +41,27 @@ fn mutate(text: &str, rng: &mut TestRng) -> String {
 /// the short way (what it does now, a little under).
 const FLOORS: &[(&str, f64)] = &[("gcn", 0.95), ("agx", 0.6), ("ir3", 0.8), ("rv32i", 0.7)];
 
-#[test]
-fn an_assembler_answers_as_the_engine_does() {
-    let mut rng = TestRng::new(5);
+/// One assembler per target, generation and syntax, given that
+/// generation's corpus (`per_leaf` instructions of each opcode, `words`
+/// random words): `check` pushes each answer that differs from
+/// `Isa::assemble_in` to `bad` and returns the share it measures, which
+/// must reach the target's floor in `floors` (`what` names it).
+fn each_assembler(
+    seed: u64,
+    (per_leaf, words): (usize, usize),
+    (floors, what): (&[(&str, f64)], &str),
+    mut check: impl FnMut(&isa_runtime::Isa, u32, u16, &[isa_runtime::Inst], &mut TestRng, &mut Vec<String>) -> f64,
+) {
+    let mut rng = TestRng::new(seed);
     let mut bad = Vec::new();
     let mut shares = Vec::new();
     for isa in isa_specs::TARGETS {
         for g in corpus::gens(isa) {
-            let insts = corpus::instructions(isa, g, &mut rng, 3, 2_000);
+            let insts = corpus::instructions(isa, g, &mut rng, per_leaf, words);
             for syntax in 0..isa.syntaxes.len().max(1) as u16 {
-                let mut asm = isa.assembler(g, syntax);
-                let (mut printed, mut short) = (0u64, 0u64);
-                for inst in &insts {
-                    for pad in [None, Some(true)] {
-                        let text = isa.print_in(inst, g, PrintOpts { syntax, pad });
-                        let changed = mutate(&text, &mut rng);
-                        for (i, line) in [text, changed].iter().enumerate() {
-                            let before = asm.canonical_lines();
-                            let want = isa.assemble_in(line, g, syntax);
-                            let got = asm.assemble(line);
-                            if got != want {
-                                bad.push(format!(
-                                    "{} gen {g} syntax {syntax} `{line}`: {got:x?}, want {want:x?}",
-                                    isa.name
-                                ));
-                            }
-                            if i == 0 && pad.is_none() {
-                                printed += 1;
-                                short += asm.canonical_lines() - before;
-                            }
-                        }
-                    }
-                }
-                println!("{} gen {g} syntax {syntax}: {short} of {printed} printed lines read the short way", isa.name);
-                shares.push((isa.name, g, syntax, short as f64 / printed as f64));
+                let share = check(isa, g, syntax, &insts, &mut rng, &mut bad);
+                println!("{} gen {g} syntax {syntax}: {share:.3} {what}", isa.name);
+                shares.push((isa.name, g, syntax, share));
             }
         }
     }
@@ -83,9 +70,37 @@ fn an_assembler_answers_as_the_engine_does() {
     }
     assert!(bad.is_empty(), "{} answers differ", bad.len());
     for (target, g, syntax, share) in shares {
-        let floor = FLOORS.iter().find(|f| f.0 == target).map_or(0.0, |f| f.1);
-        assert!(share >= floor, "{target} gen {g} syntax {syntax}: {share:.3} of printed lines read the short way");
+        let floor = floors.iter().find(|f| f.0 == target).map_or(0.0, |f| f.1);
+        assert!(share >= floor, "{target} gen {g} syntax {syntax}: {share:.3} {what}");
     }
+}
+
+#[test]
+fn an_assembler_answers_as_the_engine_does() {
+    let what = "of printed lines read the short way";
+    each_assembler(5, (3, 2_000), (FLOORS, what), |isa, g, syntax, insts, rng, bad| {
+        let mut asm = isa.assembler(g, syntax);
+        let (mut printed, mut short) = (0u64, 0u64);
+        for inst in insts {
+            for pad in [None, Some(true)] {
+                let text = isa.print_in(inst, g, PrintOpts { syntax, pad });
+                let changed = mutate(&text, rng);
+                for (i, line) in [text, changed].iter().enumerate() {
+                    let before = asm.canonical_lines();
+                    let want = isa.assemble_in(line, g, syntax);
+                    let got = asm.assemble(line);
+                    if got != want {
+                        bad.push(format!("{} gen {g} syntax {syntax} `{line}`: {got:x?}, want {want:x?}", isa.name));
+                    }
+                    if i == 0 && pad.is_none() {
+                        printed += 1;
+                        short += asm.canonical_lines() - before;
+                    }
+                }
+            }
+        }
+        short as f64 / printed as f64
+    });
 }
 
 /// The least share of printed lines each target's assembler must read by
@@ -100,48 +115,29 @@ const RECALL_FLOORS: &[(&str, f64)] = &[("gcn", 0.95), ("agx", 0.7), ("ir3", 0.0
 /// `Isa::assemble_in`.
 #[test]
 fn an_assembler_reads_again_by_what_it_learned() {
-    let mut rng = TestRng::new(6);
-    let mut bad = Vec::new();
-    let mut shares = Vec::new();
-    for isa in isa_specs::TARGETS {
-        for g in corpus::gens(isa) {
-            let insts = corpus::instructions(isa, g, &mut rng, 2, 1_000);
-            for syntax in 0..isa.syntaxes.len().max(1) as u16 {
-                let mut asm = isa.assembler(g, syntax);
-                let texts: Vec<String> =
-                    insts.iter().map(|inst| isa.print_in(inst, g, PrintOpts { syntax, pad: None })).collect();
-                let mut second = (0u64, 0u64);
-                for pass in 0..2 {
-                    for line in &texts {
-                        let (before, read) = (asm.recalled_lines(), asm.canonical_lines());
-                        let want = isa.assemble_in(line, g, syntax);
-                        let got = asm.assemble(line);
-                        if got != want {
-                            bad.push(format!(
-                                "{} gen {g} syntax {syntax} pass {pass} `{line}`: {got:x?}, want {want:x?}",
-                                isa.name
-                            ));
-                        }
-                        if pass == 1 && asm.canonical_lines() > read {
-                            second.0 += 1;
-                            second.1 += asm.recalled_lines() - before;
-                        }
-                    }
+    let what = "of short-way lines recalled the second time";
+    each_assembler(6, (2, 1_000), (RECALL_FLOORS, what), |isa, g, syntax, insts, _, bad| {
+        let mut asm = isa.assembler(g, syntax);
+        let texts: Vec<String> =
+            insts.iter().map(|inst| isa.print_in(inst, g, PrintOpts { syntax, pad: None })).collect();
+        let mut second = (0u64, 0u64);
+        for pass in 0..2 {
+            for line in &texts {
+                let (before, read) = (asm.recalled_lines(), asm.canonical_lines());
+                let want = isa.assemble_in(line, g, syntax);
+                let got = asm.assemble(line);
+                if got != want {
+                    bad.push(format!(
+                        "{} gen {g} syntax {syntax} pass {pass} `{line}`: {got:x?}, want {want:x?}",
+                        isa.name
+                    ));
                 }
-                println!(
-                    "{} gen {g} syntax {syntax}: {} of {} short-way lines recalled the second time",
-                    isa.name, second.1, second.0
-                );
-                shares.push((isa.name, g, syntax, second.1 as f64 / second.0.max(1) as f64));
+                if pass == 1 && asm.canonical_lines() > read {
+                    second.0 += 1;
+                    second.1 += asm.recalled_lines() - before;
+                }
             }
         }
-    }
-    for b in bad.iter().take(30) {
-        println!("{b}");
-    }
-    assert!(bad.is_empty(), "{} answers differ", bad.len());
-    for (target, g, syntax, share) in shares {
-        let floor = RECALL_FLOORS.iter().find(|f| f.0 == target).map_or(0.0, |f| f.1);
-        assert!(share >= floor, "{target} gen {g} syntax {syntax}: {share:.3} of short-way lines recalled");
-    }
+        second.1 as f64 / second.0.max(1) as f64
+    });
 }
