@@ -36,6 +36,7 @@
 //! the two to the same answers on every target.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use crate::bits::Bits;
 use crate::canonical::Read;
@@ -44,6 +45,7 @@ use crate::error::AsmError;
 use crate::eval::{Env, Given};
 use crate::place::Step;
 use crate::print::Printer;
+use crate::recall::TextHasher;
 use crate::tables::{Isa, Leaf, PrintOpts, Tok};
 
 /// Assembles lines of one generation and syntax: keeps a printer, which
@@ -56,8 +58,9 @@ pub struct Assembler<'a> {
     decoder: Decoder<'a>,
     printer: Printer<'a>,
     /// The templates of the generation's instructions by the first word
-    /// they print, as (leaf, case), in spec order.
-    heads: HashMap<Box<str>, Box<[(u16, u16)]>>,
+    /// they print, in spec order (looked up once a line, by a hasher for
+    /// short texts).
+    heads: HashMap<Box<str>, Box<[Head]>, BuildHasherDefault<TextHasher>>,
     /// The templates whose first word is not all fixed text, in spec order.
     open: Box<[Open]>,
     /// The text a guess prints back.
@@ -81,7 +84,7 @@ impl Isa {
     /// (an index into [`Isa::syntaxes`]): the same answers as
     /// [`Isa::assemble_in`], faster for text in the printer's form.
     pub fn assembler(&self, gen_: u32, syntax: u16) -> Assembler<'_> {
-        let mut heads: HashMap<String, Vec<(u16, u16)>> = HashMap::new();
+        let mut heads: HashMap<String, Vec<Head>> = HashMap::new();
         let mut open: Vec<Open> = Vec::new();
         // Spec order, in which the general assembler tries them (a group
         // lists its leaves in decoding order).
@@ -95,7 +98,8 @@ impl Isa {
                 // A template whose first word goes on with a field is
                 // tried for lines whose first word is its fixed part (the
                 // field printed nothing there: `ds_gws_sema_v gds`).
-                heads.entry(word.clone()).or_default().push((leaf, ci as u16));
+                let fixed = fixed_text(l, case.display_in(syntax), syntax);
+                heads.entry(word.clone()).or_default().push(Head { leaf, case: ci as u16, whole: fixed });
                 // Only a template of an encoding shorter than some other
                 // could be the shorter one that prints the same.
                 if !whole && l.min_bits < widest {
@@ -127,6 +131,15 @@ impl Isa {
 /// reading by remembered operand texts pays (see [`Assembler::recalling`]).
 const RECALL_JUDGED_AFTER: u64 = 512;
 
+/// A template, as (leaf, case), by the first word it prints.
+struct Head {
+    leaf: u16,
+    case: u16,
+    /// The whole text, for a template that is fixed text alone (GCN's
+    /// `v_nop`): the only line it prints.
+    whole: Option<Box<str>>,
+}
+
 /// A template whose first word starts with fixed text and goes on with a
 /// field: its instruction could print any first word that starts so.
 struct Open {
@@ -153,6 +166,19 @@ fn head(l: &Leaf, display: &[Tok], syntax: u16) -> (String, bool) {
         h.push_str(s);
     }
     (h, true)
+}
+
+/// The text a template prints when it is fixed text alone.
+fn fixed_text(l: &Leaf, display: &[Tok], syntax: u16) -> Option<Box<str>> {
+    let mut text = String::new();
+    for tok in display {
+        match *tok {
+            Tok::Lit(s) => text.push_str(s),
+            Tok::Name => text.push_str(l.name_in(syntax)),
+            _ => return None,
+        }
+    }
+    Some(text.into_boxed_str())
 }
 
 impl Assembler<'_> {
@@ -189,9 +215,12 @@ impl Assembler<'_> {
         tries.clear();
         let first = &t[..t.find(' ').unwrap_or(t.len())];
         if let Some(candidates) = self.heads.get(first) {
-            // Those whose first word is this one or starts with a field.
-            for (k, &(leaf, ci)) in candidates.iter().enumerate() {
-                let named = candidates[..k].iter().filter(|c| c.0 != leaf).map(|c| isa.leaves[c.0 as usize].min_bits);
+            // Those whose first word is this one or starts with a field;
+            // a template of fixed text alone prints only that text (`v_nop`
+            // is not the shorter encoding of `v_nop row_shr:2 ...`).
+            for (k, &Head { leaf, case: ci, .. }) in candidates.iter().enumerate() {
+                let could = |c: &&Head| c.leaf != leaf && c.whole.as_deref().is_none_or(|w| w == t);
+                let named = candidates[..k].iter().filter(could).map(|c| isa.leaves[c.leaf as usize].min_bits);
                 let open = self.open.iter().take_while(|o| o.leaf < leaf);
                 let open = open.filter(|o| first.starts_with(&*o.prefix)).map(|o| o.min_bits);
                 tries.push((leaf, ci, named.chain(open).min().unwrap_or(u32::MAX)));
@@ -278,7 +307,7 @@ impl Assembler<'_> {
         // No bit the line sets is ignored in its syntax, so none is in
         // every syntax either (what the rules are judged without).
         if shortest < width
-            || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read))
+            || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read, width))
             || (inst.bits & self.ignorable(leaf) != 0
                 && isa.ignored_and_set(&inst, gen_, Some(syntax), &|_, _| None) != 0)
             || !isa.validate_ignoring(&inst, gen_, 0).is_empty()
@@ -300,11 +329,31 @@ impl Assembler<'_> {
     }
 }
 
-/// Whether every bit the length of `l` is computed from was named by the
-/// text (so no other encoding of `l` that prints the same is shorter).
-fn length_named(isa: &Isa, gen_: u32, l: &Leaf, leaf: u16, read: Read) -> bool {
+/// Most bits the length of an instruction may read that its text did not
+/// name for [`length_named`] to try each of their values.
+const MAX_UNNAMED_LENGTH_BITS: u32 = 8;
+
+/// Whether no other encoding of `l` that prints the same is shorter: every
+/// bit its length is computed from was named by the text, or the few that
+/// were not give no shorter length whatever their values. (GCN's
+/// `s_and_b64 s[26:27], ttmp[4:5], 0xf7f85aea`: the length asks whether a
+/// source is the literal's code, and a pair's code has a low bit the text
+/// does not name; neither value of it makes that source the literal.)
+fn length_named(isa: &Isa, gen_: u32, l: &Leaf, leaf: u16, read: Read, width: u32) -> bool {
     let Some(length) = l.length else { return true };
+    let path = [Step::top(leaf, (l.cases.len() - 1) as u16)];
     let mut env = Env { isa, bits: read.bits, gen_, read: 0, given: Given::NONE };
-    env.eval(&[Step::top(leaf, (l.cases.len() - 1) as u16)], length);
-    env.read & !read.bound == 0
+    env.eval(&path, length);
+    let free = env.read & !read.bound;
+    if free == 0 {
+        return true;
+    }
+    if free.count_ones() > MAX_UNNAMED_LENGTH_BITS {
+        return false;
+    }
+    (0..1u64 << free.count_ones()).all(|k| {
+        let bits = (read.bits & !free) | crate::parse::deposit(k, free);
+        let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
+        env.eval(&path, length) >= width as i64
+    })
 }

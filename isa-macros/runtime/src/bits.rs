@@ -68,7 +68,23 @@ pub(crate) fn field_value(v: u128, width: u32, signed: bool) -> i64 {
 /// Writes `value` into a field made of `ranges` (most significant part first), at
 /// `base`. Returns the new bits and the mask of bits written. The caller checks
 /// that `value` fits; excess high bits are not written.
+#[inline]
 pub fn insert(bits: Bits, base: u32, ranges: &[Range], value: u128) -> (Bits, Bits) {
+    // One range (most fields) within the first 64 bits: 64-bit arithmetic,
+    // as in `extract`.
+    if let [r] = ranges {
+        let (lo, w) = (base + r.lo as u32, r.width as u32);
+        if w > 0 && lo + w <= 64 {
+            let m = (u64::MAX >> (64 - w)) << lo;
+            let part = ((value as u64) << lo) & m;
+            return ((bits & !(m as Bits)) | part as Bits, m as Bits);
+        }
+    }
+    insert_parts(bits, base, ranges, value)
+}
+
+/// [`insert`] of a field of several ranges, or one past the first 64 bits.
+fn insert_parts(bits: Bits, base: u32, ranges: &[Range], value: u128) -> (Bits, Bits) {
     let mut shift: u32 = ranges.iter().map(|r| r.width as u32).sum();
     let mut out = bits;
     let mut written = 0;
@@ -133,6 +149,27 @@ mod tests {
                     assert_eq!(extract(bits, 4, &r), want, "base 4, lo {lo} width {width}");
                 }
                 assert_eq!(mask_of(lo, width), ((1u128 << width) - 1) << lo, "lo {lo} width {width}");
+            }
+        }
+    }
+
+    /// Every one-range field of a 128-bit word is written as shifting and
+    /// masking by hand gives: the value's bits past the width dropped, the
+    /// word's other bits kept, within the first 64 bits and past them.
+    #[test]
+    fn one_range_writes_as_by_hand() {
+        let bits: Bits = 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978;
+        let value: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        for lo in 0..128u32 {
+            for width in 0..=(128 - lo).min(127) {
+                let m = ((1u128 << width) - 1) << lo;
+                let want = (bits & !m) | ((value << lo) & m);
+                let r = [Range { lo: lo as u8, width: width as u8 }];
+                assert_eq!(insert(bits, 0, &r, value), (want, m), "lo {lo} width {width}");
+                if lo >= 4 {
+                    let r = [Range { lo: (lo - 4) as u8, width: width as u8 }];
+                    assert_eq!(insert(bits, 4, &r, value), (want, m), "base 4, lo {lo} width {width}");
+                }
             }
         }
     }

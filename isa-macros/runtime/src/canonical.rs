@@ -154,6 +154,11 @@ pub(crate) struct Memory {
 /// trying their values (see [`Reader::settle`]).
 const MAX_SETTLED_BITS: u32 = 6;
 
+/// Most bits of an operand's word its text may leave unnamed and still be
+/// settled by trying their values (see [`Reader::settle_form`]): a GCN
+/// scalar source's eight.
+const MAX_FORM_BITS: u32 = 8;
+
 /// A value a template prints that the text gave but its bits do not yet
 /// decide: where it is computed, and what it must be.
 #[derive(Clone, Copy, Debug)]
@@ -164,11 +169,15 @@ struct Later {
     v: i128,
 }
 
-/// How a [`Later`] value is computed: an expression, or a parameter.
+/// How a [`Later`] value is computed: an expression, a parameter, or
+/// whether the word of the operand at the end of the path decodes to the
+/// form there and prints its case (1) or not (0): a form chosen by a
+/// parameter computed from bits read later (see [`Reader::settle_form`]).
 #[derive(Clone, Copy, Debug)]
 enum Computed {
     Expr(crate::tables::Expr),
     Param(u16),
+    Form { group: u16, syntax: u16, reads: Bits },
 }
 
 impl Later {
@@ -177,6 +186,13 @@ impl Later {
         match self.what {
             Computed::Expr(e) => env.eval(path, e),
             Computed::Param(p) => env.param(path, p),
+            Computed::Form { group, syntax, .. } => {
+                let (isa, depth) = (env.isa, self.depth as usize);
+                let (mut path, at) = (self.path, self.path[depth]);
+                let picked = isa.pick_leaf(env, &mut path, depth, group, (at.base, at.map), at.via) == Some(at.leaf)
+                    && isa.select_case(env, &mut path, depth, syntax) == at.case;
+                picked as i64
+            }
         }
     }
 }
@@ -366,6 +382,8 @@ struct Reader<'a> {
     /// Whether the values left for the end of the line wait for its end
     /// (a field read on its own text: see [`read_field`]).
     defer: bool,
+    /// The group of the operand read at each depth (below the top).
+    groups: [u16; MAX_DEPTH],
 }
 
 /// What is left to read: the rest of a template, at its leaf's place, and
@@ -400,6 +418,7 @@ impl<'a> Reader<'a> {
             steps: 0,
             path: [top; MAX_DEPTH],
             defer: false,
+            groups: [0; MAX_DEPTH],
         }
     }
 
@@ -426,6 +445,9 @@ impl<'a> Reader<'a> {
             return match r.up {
                 None => pos == self.text.len() && (self.defer || self.settle()),
                 Some(up) => {
+                    if !self.settle_form(r) {
+                        return false;
+                    }
                     if r.depth == 1
                         && let Some(s) = self.memory.spans.get_mut(r.at.via as usize)
                     {
@@ -520,6 +542,7 @@ impl<'a> Reader<'a> {
         }
         let Some((base, map)) = r.at.child(ranges) else { return false };
         self.path[r.depth as usize] = r.at;
+        self.groups[depth] = group;
         if depth == 1
             && let Some(s) = self.memory.spans.get_mut(via as usize)
         {
@@ -528,6 +551,9 @@ impl<'a> Reader<'a> {
         let here = self.text.get(pos).copied().unwrap_or(0);
         let (forms, tries) = self.memory.opening_with(self.isa, self.syntax, group, here);
         for k in tries {
+            // A form tried before may have read on to the end of the line
+            // and back, over other operands' steps.
+            self.scope(&r);
             let form = &forms[self.memory.opening[group as usize].forms[k] as usize];
             if !form.exists_in(self.gen_) {
                 continue;
@@ -546,6 +572,89 @@ impl<'a> Reader<'a> {
                 return true;
             }
             (self.bits, self.bound) = saved;
+        }
+        false
+    }
+
+    /// Whether the field holding the operand at `depth` of [`Reader::path`]
+    /// passes it constants alone (most do: a register's width), which read
+    /// no bits.
+    fn params_constant(&self, depth: usize) -> bool {
+        let (parent, child) = (self.path[depth - 1], self.path[depth]);
+        let case = &self.isa.leaves[parent.leaf as usize].cases[parent.case as usize];
+        match case.fields.get(child.via as usize).map(|f| f.ty) {
+            Some(Ty::Group { params, .. }) => params.iter().all(|e| matches!(e, [Op::Lit(_)])),
+            _ => true,
+        }
+    }
+
+    /// Sets [`Reader::path`] to the steps down to `r`'s leaf, from the
+    /// templates it is read within.
+    fn scope(&mut self, r: &Rest<'_>) {
+        let mut at = Some(r);
+        while let Some(x) = at {
+            self.path[x.depth as usize] = x.at;
+            at = x.up;
+        }
+    }
+
+    /// Settles the bits of the operand form just read (`r`, at its end)
+    /// that its text did not name: to the first value, counting up, whose
+    /// word decodes to this form and prints this case, as the general
+    /// assembler's solver takes the smallest; false when none does. A form
+    /// whose text names no field (GCN's `flat_scratch_hi`, which is one
+    /// code of two that its `requires` lists, the odd one) leaves its word
+    /// to its conditions alone. A word with more than [`MAX_FORM_BITS`]
+    /// unnamed bits is left to the printing back. A form whose parameters
+    /// read bits not bound yet (GCN's `exp` sources, `off` or a register by
+    /// a bit of the enable mask that no text names) waits for the end of
+    /// the line, settled with the other values left for it.
+    fn settle_form(&mut self, r: Rest<'_>) -> bool {
+        let (isa, depth, at) = (self.isa, r.depth as usize, r.at);
+        let group = self.groups[depth];
+        self.scope(&r);
+        let mut env = Env { isa, bits: self.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+        if !self.params_constant(depth) {
+            for p in 0..isa.groups[group as usize].params.len() {
+                env.param(&self.path[..=depth], p as u16);
+            }
+        }
+        let reads = env.read & !self.bound;
+        if reads != 0 {
+            let what = Computed::Form { group, syntax: self.syntax, reads };
+            self.memory.later.push(Later { path: self.path, depth: depth as u8, what, v: 1 });
+            return true;
+        }
+        // A word named whole, or one whose unnamed bits (zero) already meet
+        // the form's `requires` (a pair's low bit), is judged by printing
+        // back.
+        let word = at.in_word(crate::bits::mask_of(0, isa.groups[group as usize].bits));
+        let free = word & !self.bound;
+        if free == 0 || free.count_ones() > MAX_FORM_BITS {
+            return true;
+        }
+        let requires = isa.leaves[at.leaf as usize].requires;
+        if requires.iter().all(|&e| env.eval(&self.path[..=depth], e) != 0) {
+            return true;
+        }
+        let mut path = self.path;
+        for k in 0..1u64 << free.count_ones() {
+            // Each value tried is a step of the line's budget, so that a
+            // line of many such forms still ends soon.
+            self.steps += 1;
+            if self.steps > BUDGET {
+                return false;
+            }
+            let assign = crate::parse::deposit(k, free);
+            let mut env = Env { isa, bits: (self.bits & !free) | assign, gen_: self.gen_, read: 0, given: Given::NONE };
+            let picked = isa.pick_leaf(&mut env, &mut path, depth, group, (at.base, at.map), at.via) == Some(at.leaf)
+                && isa.select_case(&mut env, &mut path, depth, self.syntax) == at.case;
+            if env.read & !(self.bound | free) != 0 {
+                return true;
+            }
+            if picked {
+                return self.bind_word(free, assign);
+            }
         }
         false
     }
@@ -662,6 +771,13 @@ impl<'a> Reader<'a> {
     fn settle_all(&mut self, later: &[Later]) -> bool {
         let mut free = 0;
         for l in later {
+            // A form whose parameters' bits the text went on to name is
+            // judged by printing back.
+            if let Computed::Form { reads, .. } = l.what
+                && reads & !self.bound == 0
+            {
+                continue;
+            }
             let mut env = Env { isa: self.isa, bits: self.bits, gen_: self.gen_, read: 0, given: Given::NONE };
             let got = l.value(&mut env);
             match env.read & !self.bound {

@@ -629,7 +629,7 @@ fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
 /// more than the lookup they serve. Not resistant to chosen collisions,
 /// which cost time, never a wrong answer: a text is compared whole.
 #[derive(Default)]
-struct TextHasher(u64);
+pub(crate) struct TextHasher(u64);
 
 impl Hasher for TextHasher {
     fn write(&mut self, bytes: &[u8]) {
