@@ -3,7 +3,8 @@
 //! every syntax, for random instructions of every opcode of every target
 //! and generation; and it is narrower than the bound for every generation
 //! where a condition reads only constants (the assembler skips the walk
-//! for ignored bits on those).
+//! for ignored bits on those). `Isa::ignorable_for`, the bound for one
+//! instruction by its operands' values, holds them too.
 
 use isa_runtime::TestRng;
 
@@ -13,7 +14,7 @@ mod corpus;
 #[test]
 fn the_bound_holds_every_ignored_bit() {
     let mut rng = TestRng::new(0x1970);
-    let mut checked = 0u32;
+    let (mut checked, mut narrower) = (0u32, 0u32);
     for isa in isa_specs::TARGETS {
         for g in corpus::gens(isa) {
             let mut bounds = vec![None; isa.leaves.len()];
@@ -35,11 +36,23 @@ fn the_bound_holds_every_ignored_bit() {
                     isa.leaves[leaf].name,
                     inst.bits
                 );
+                let by_value = isa.ignorable_for(&inst);
+                assert_eq!(
+                    ignored & !by_value,
+                    0,
+                    "{} gen {g} `{}` {:#x}: ignored bits outside the bound by value {by_value:#x}",
+                    isa.name,
+                    isa.leaves[leaf].name,
+                    inst.bits
+                );
+                assert_eq!(by_value & !isa.ignorable(inst.leaf), 0, "{}: by value within the bound", isa.name);
+                narrower += u32::from(by_value & inst.bits != isa.ignorable(inst.leaf) & inst.bits);
                 checked += 1;
             }
         }
     }
     assert!(checked > 10_000, "{checked} instructions checked");
+    assert!(narrower > 100, "{narrower} instructions whose operand values narrow the bound");
 }
 
 /// GCN's scalar register form ignores the low bits of a pair's code
@@ -55,4 +68,23 @@ fn constant_parameters_narrow_the_bound() {
     assert_ne!(isa.ignorable(b32) & low_bits, 0, "for every generation and parameter");
     assert_eq!(isa.ignorable_in(b32, gfx8) & low_bits, 0, "one register");
     assert_eq!(isa.ignorable_in(b64, gfx8) & low_bits, 0b01 | 0b01 << 16, "a register pair");
+}
+
+/// A 64-bit VALU source names a VGPR pair from any register (`v[3:4]`), a
+/// scalar pair from an even one: the low bit of an odd VGPR's code is not one
+/// the source's forms for that value may ignore, the low bit of a scalar
+/// pair's code is.
+#[test]
+fn operand_values_narrow_the_bound() {
+    let isa = isa_specs::target("gcn").expect("gcn");
+    let gfx8 = isa.gen_by_name("gfx8").expect("gfx8");
+    // llvm-mc 14, -mcpu=tonga: v_add_f64 v[0:1], v[3:4], v[6:7] and
+    // v_add_f64 v[0:1], s[2:3], v[6:7].
+    let vgpr = isa.decode(0x0002_0d03_d280_0000, gfx8).expect("decodes");
+    let sgpr = isa.decode(0x0002_0c02_d280_0000, gfx8).expect("decodes");
+    assert_eq!(isa.leaves[vgpr.leaf as usize].name, "v_add_f64");
+    let src0_low = 1u128 << 32;
+    assert_ne!(isa.ignorable(vgpr.leaf) & src0_low, 0, "a source may be a scalar pair");
+    assert_eq!(isa.ignorable_for(&vgpr) & src0_low, 0, "v[3:4]: a VGPR ignores no bit of its code");
+    assert_ne!(isa.ignorable_for(&sgpr) & src0_low, 0, "s[2:3]: a scalar pair may ignore its low bit");
 }

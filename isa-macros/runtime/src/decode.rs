@@ -382,7 +382,7 @@ impl Isa {
     /// ignore none of the bits set are not walked. `known` names the forms
     /// of operands the caller knows (see [`KnownForm`]).
     pub(crate) fn ignored_and_set(&self, inst: &Inst, gen_: u32, syntax: Option<u16>, known: KnownForm<'_>) -> Bits {
-        if inst.bits & self.ignorable(inst.leaf) == 0 {
+        if inst.bits & self.ignorable(inst.leaf) == 0 || inst.bits & self.ignorable_for(inst) == 0 {
             return 0;
         }
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
@@ -438,7 +438,8 @@ impl Isa {
                 break;
             }
             let place = Step { leaf: 0, case: 0, base: at.0, via: 0, map: at.1 };
-            if place.in_word(self.ignorable_in_group(group)) & wanted == 0 {
+            let word = place.word(bits, self.groups[group as usize].bits);
+            if place.in_word(self.ignorable_in_word(group, word)) & wanted == 0 {
                 continue;
             }
             let picked = match known(&path[..=depth], &Step { via: fi as u16, ..place }) {

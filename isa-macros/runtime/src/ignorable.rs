@@ -8,7 +8,11 @@
 //! instruction, that upper bound: its don't-care and `ignore:` bits, and the
 //! bits of every operand field one of whose forms has some (recursively);
 //! and finds, for one generation, a narrower one that leaves out the
-//! `ignore:` entries whose conditions fail on constants alone.
+//! `ignore:` entries whose conditions fail on constants alone. For an
+//! operand whose word is narrow it also keeps the bound by the word's value
+//! (the forms whose identifying bits a value holds are the only ones the
+//! decoder may pick for it), so that an instruction's own operand values
+//! narrow its bound further ([`Isa::ignorable_for`]).
 
 use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
@@ -24,7 +28,25 @@ struct Bounds {
     groups: Vec<Bits>,
     /// By group, the forms whose bound is not empty.
     ignoring: Vec<Box<[u16]>>,
+    /// By group whose word is at most [`BY_VALUE_BITS`] wide, for each
+    /// value of its word, the bits (of that word) the forms it may pick may
+    /// ignore; empty for a wider group.
+    by_value: Vec<Box<[u16]>>,
+    /// By leaf, its own don't-care and `ignore:` bits, and its operand
+    /// fields (in any case, each once) whose forms may ignore a bit.
+    own: Vec<Bits>,
+    operands: Vec<Box<[Operand]>>,
 }
+
+/// An operand field of an instruction: its group and its ranges.
+type Operand = (u16, &'static [crate::tables::Range]);
+
+/// By group, its bound by value once found (see [`by_value_of`]).
+type ByValue = Option<Box<[u16]>>;
+
+/// Widest operand word whose bound is kept per value (a table of 4,096
+/// entries).
+const BY_VALUE_BITS: u32 = 12;
 
 /// Built bounds, by target.
 static BUILT: Kept<Bounds> = Kept::new();
@@ -37,10 +59,33 @@ impl Isa {
         bounds(self).leaves.get(leaf as usize).copied().unwrap_or(!0)
     }
 
-    /// [`Isa::ignorable`] of every form of `group`, together (in the
-    /// group's own word).
-    pub(crate) fn ignorable_in_group(&self, group: u16) -> Bits {
-        bounds(self).groups.get(group as usize).copied().unwrap_or(!0)
+    /// The bits an operand of `group` whose word is `word` may ignore (in
+    /// that word): [`Isa::ignorable`] of the forms that value may pick, where
+    /// the group is narrow enough to keep its bound by value, else of every
+    /// form of the group.
+    pub(crate) fn ignorable_in_word(&self, group: u16, word: Bits) -> Bits {
+        let b = bounds(self);
+        match b.by_value.get(group as usize) {
+            Some(t) if !t.is_empty() => t.get(word as usize).map_or(!0, |&m| m as Bits),
+            _ => b.groups.get(group as usize).copied().unwrap_or(!0),
+        }
+    }
+
+    /// [`Isa::ignorable`] for the instruction `inst`: an operand field
+    /// of a narrow group adds only what the forms its value may pick may
+    /// ignore (GCN's 64-bit `v_add_f64 v[0:1], v[3:4], v[6:7]` sets the low
+    /// bit of a source's code, which a pair of SGPRs ignores but a VGPR
+    /// does not; its source's forms for that value are the VGPR's alone).
+    /// Where an instruction sets none of these bits, it ignores nothing it
+    /// sets.
+    pub fn ignorable_for(&self, inst: &crate::Inst) -> Bits {
+        let b = bounds(self);
+        let (Some(&own), Some(operands)) = (b.own.get(inst.leaf as usize), b.operands.get(inst.leaf as usize)) else {
+            return !0;
+        };
+        operands.iter().fold(own, |out, &(group, ranges)| {
+            out | placed(self.ignorable_in_word(group, crate::bits::extract(inst.bits, 0, ranges)), ranges)
+        })
     }
 
     /// [`Isa::ignorable`] for `leaf` in generation `gen_`, narrower where
@@ -150,13 +195,7 @@ fn build(isa: &Isa) -> Bounds {
                 let (Ty::Group { group, .. }, Src::Bits(ranges)) = (f.ty, f.src) else { continue };
                 let forms = isa.groups.get(group as usize).map_or(&[][..], |g| g.leaves);
                 let inner = forms.iter().fold(0, |m, &s| m | leaf_bound(isa, s as usize, states));
-                b |= match ranges {
-                    _ if inner == 0 => 0,
-                    // A run of the word: the forms' bits, where they sit.
-                    [r] => inner.checked_shl(r.lo as u32).unwrap_or(!0),
-                    // Split over several ranges: all of them.
-                    _ => all_of(ranges),
-                };
+                b |= placed(inner, ranges);
             }
         }
         states[l] = State::Done(b);
@@ -164,10 +203,89 @@ fn build(isa: &Isa) -> Bounds {
     }
     let mut states = vec![State::Todo; isa.leaves.len()];
     let leaves: Vec<Bits> = (0..isa.leaves.len()).map(|l| leaf_bound(isa, l, &mut states)).collect();
-    let groups = isa.groups.iter().map(|g| g.leaves.iter().fold(0, |m, &l| m | leaves[l as usize])).collect();
+    let groups: Vec<Bits> =
+        isa.groups.iter().map(|g| g.leaves.iter().fold(0, |m, &l| m | leaves[l as usize])).collect();
     let ignoring =
         isa.groups.iter().map(|g| g.leaves.iter().copied().filter(|&l| leaves[l as usize] != 0).collect()).collect();
-    Bounds { leaves, groups, ignoring }
+    let mut by_value = vec![None; isa.groups.len()];
+    for g in 0..isa.groups.len() {
+        by_value_of(isa, (&groups, &mut by_value), g);
+    }
+    let by_value = by_value.into_iter().map(|t| t.unwrap_or_default()).collect();
+    let own = isa.leaves.iter().map(|l| l.ignore.iter().fold(l.dontcare, |m, ig| m | ig.mask)).collect();
+    let operands = isa
+        .leaves
+        .iter()
+        .map(|l| {
+            let mut ops: Vec<Operand> = Vec::new();
+            for f in l.cases.iter().flat_map(|c| c.fields) {
+                if let (Ty::Group { group, .. }, Src::Bits(ranges)) = (f.ty, f.src)
+                    && groups.get(group as usize).is_none_or(|&b| b != 0)
+                    && !ops.contains(&(group, ranges))
+                {
+                    ops.push((group, ranges));
+                }
+            }
+            ops.into_boxed_slice()
+        })
+        .collect();
+    Bounds { leaves, groups, ignoring, by_value, own, operands }
+}
+
+/// The bound by value of group `g` (see [`Bounds::by_value`]), found with
+/// those of the groups its forms nest (`None` while not found; a group met
+/// again while its own is being found, or a wider one, bounded by `groups`,
+/// its forms' bounds together).
+fn by_value_of(isa: &Isa, (groups, tables): (&[Bits], &mut [ByValue]), g: usize) {
+    let group = &isa.groups[g];
+    if tables[g].is_some() || group.bits > BY_VALUE_BITS {
+        return;
+    }
+    // Met again while being found: empty, so bounded by `groups`.
+    tables[g] = Some(Box::default());
+    let forms: Vec<&crate::tables::Leaf> = group.leaves.iter().map(|&l| &isa.leaves[l as usize]).collect();
+    for f in forms.iter().flat_map(|l| l.cases.iter()).flat_map(|c| c.fields) {
+        if let Ty::Group { group: n, .. } = f.ty {
+            by_value_of(isa, (groups, tables), n as usize);
+        }
+    }
+    let word = mask_of(0, group.bits);
+    let table: Vec<Bits> = (0..1u64 << group.bits)
+        .map(|v| {
+            let v = v as Bits;
+            let may = forms.iter().filter(|l| l.length.is_some() || v & l.mask == l.value);
+            may.fold(0, |m: Bits, l| {
+                let mut b = m | l.dontcare | l.ignore.iter().fold(0, |m, ig| m | ig.mask);
+                for f in l.cases.iter().flat_map(|c| c.fields) {
+                    let (Ty::Group { group: n, .. }, Src::Bits(ranges)) = (f.ty, f.src) else { continue };
+                    let inner = match tables.get(n as usize) {
+                        Some(Some(t)) if !t.is_empty() => {
+                            t.get(crate::bits::extract(v, 0, ranges) as usize).map_or(!0, |&m| m as Bits)
+                        }
+                        _ => groups.get(n as usize).copied().unwrap_or(!0),
+                    };
+                    b |= placed(inner, ranges);
+                }
+                b
+            })
+        })
+        .collect();
+    // A bound past the group's word (which no form should have) leaves the
+    // group to `groups`.
+    if table.iter().all(|&b| b & !word == 0) {
+        tables[g] = Some(table.into_iter().map(|b| b as u16).collect());
+    }
+}
+
+/// The bits an operand field of `ranges` whose forms' bound is `inner` (in
+/// the operand's word) holds in its leaf's word: at a run of the word, the
+/// forms' bits where they sit; split over several ranges, all of them.
+fn placed(inner: Bits, ranges: &[crate::tables::Range]) -> Bits {
+    match ranges {
+        _ if inner == 0 => 0,
+        [r] => inner.checked_shl(r.lo as u32).unwrap_or(!0),
+        _ => all_of(ranges),
+    }
 }
 
 /// Every bit of a field made of `ranges`, in its leaf's word.
