@@ -81,7 +81,35 @@ pub(crate) struct Recall {
 }
 
 /// The readings remembered in one operand context, by text.
-type Texts = HashMap<Box<[u8]>, Learned, BuildHasherDefault<TextHasher>>;
+type Texts = HashMap<Text, Learned, BuildHasherDefault<TextHasher>>;
+
+/// An operand text as a key of [`Texts`], held in the table's own slot: a
+/// lookup reads one place and compares three words, where a text of its
+/// own allocation is a second place to read and a comparison call. Texts
+/// are a few bytes (`v17`, `s[4:5]`, `-|v1|`, `offset:4095`); a longer one
+/// than [`Text::MAX`] is not remembered (its line is read the long way).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Text([u8; Text::MAX + 1]);
+
+impl std::hash::Hash for Text {
+    /// Its 24 bytes at once (the derived hash writes the array's length too).
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write(&self.0);
+    }
+}
+
+impl Text {
+    const MAX: usize = 23;
+
+    /// The key of `text` (its length, then its bytes, then zeros), if it
+    /// is short enough.
+    fn new(text: &[u8]) -> Option<Text> {
+        let mut k = [0; Text::MAX + 1];
+        k.get_mut(1..=text.len())?.copy_from_slice(text);
+        k[0] = text.len() as u8;
+        Some(Text(k))
+    }
+}
 
 /// A case as this module reads it: its parts, and the bits it has before
 /// any text is read (its identifying bits and what its conditions say of
@@ -326,8 +354,9 @@ impl Recall {
 
     fn remember(&mut self, at: u32, text: &[u8], l: Learned) {
         let texts = &mut self.texts[at as usize];
-        if self.entries < CAPACITY && texts.len() < self.capacity[at as usize] && !texts.contains_key(text) {
-            texts.insert(text.into(), l);
+        let Some(text) = Text::new(text) else { return };
+        if self.entries < CAPACITY && texts.len() < self.capacity[at as usize] && !texts.contains_key(&text) {
+            texts.insert(text, l);
             self.entries += 1;
         }
     }
@@ -437,7 +466,7 @@ impl Line<'_> {
                         if !self.spend() {
                             return None;
                         }
-                        if let Some(l) = texts.get(&rest[..n])
+                        if let Some(l) = Text::new(&rest[..n]).and_then(|t| texts.get(&t))
                             && let Some(r) = apply(op, l, read)
                         {
                             if let Some(done) = self.parts(after_it, pos + n, r) {
@@ -716,11 +745,25 @@ mod tests {
             recall.remember(0, t.as_bytes(), l);
         }
         assert_eq!(recall.len(), 2, "the context keeps its first two");
-        assert!(recall.texts[0].contains_key(&b"a"[..]) && recall.texts[0].contains_key(&b"b"[..]));
+        let has = |t: &[u8]| Text::new(t).is_some_and(|t| recall.texts[0].contains_key(&t));
+        assert!(has(b"a") && has(b"b"));
         recall.texts.push(HashMap::default());
         recall.capacity.push(usize::MAX);
         recall.entries = CAPACITY;
         recall.remember(1, b"d", l);
         assert_eq!(recall.len(), 2, "nothing past the whole capacity");
+        recall.entries = 0;
+        recall.remember(1, &[b'v'; Text::MAX + 1], l);
+        assert_eq!(recall.len(), 2, "a text too long to be a key");
+        recall.remember(1, &[b'v'; Text::MAX], l);
+        assert_eq!(recall.len(), 3, "the longest that is");
+    }
+
+    #[test]
+    fn a_text_key_is_its_length_and_bytes() {
+        assert_eq!(Text::new(b"v1").map(|t| t.0[..4].to_vec()), Some(vec![2, b'v', b'1', 0]));
+        assert_ne!(Text::new(b"v1"), Text::new(b"v1\0"), "a zero byte is not padding");
+        assert_eq!(Text::new(b""), Some(Text([0; Text::MAX + 1])));
+        assert_eq!(Text::new(&[b'a'; Text::MAX + 1]), None);
     }
 }
