@@ -169,6 +169,20 @@ struct Later {
     v: i128,
 }
 
+/// Whether the word of the operand of `group` at `at` (its form and case
+/// as read), at `depth` below `path`, decodes to that form and prints that
+/// case in `syntax`. Deciding sets `path[depth]`.
+fn decodes_to_form(
+    env: &mut Env<'_>,
+    (path, depth): (&mut [Step; MAX_DEPTH], usize),
+    at: Step,
+    (group, syntax): (u16, u16),
+) -> bool {
+    let isa = env.isa;
+    isa.pick_leaf(env, path, depth, group, (at.base, at.map), at.via) == Some(at.leaf)
+        && isa.select_case(env, path, depth, syntax) == at.case
+}
+
 /// How a [`Later`] value is computed: an expression, a parameter, or
 /// whether the word of the operand at the end of the path decodes to the
 /// form there and prints its case (1) or not (0): a form chosen by a
@@ -187,11 +201,9 @@ impl Later {
             Computed::Expr(e) => env.eval(path, e),
             Computed::Param(p) => env.param(path, p),
             Computed::Form { group, syntax, .. } => {
-                let (isa, depth) = (env.isa, self.depth as usize);
-                let (mut path, at) = (self.path, self.path[depth]);
-                let picked = isa.pick_leaf(env, &mut path, depth, group, (at.base, at.map), at.via) == Some(at.leaf)
-                    && isa.select_case(env, &mut path, depth, syntax) == at.case;
-                picked as i64
+                let (mut path, depth) = (self.path, self.depth as usize);
+                let at = path[depth];
+                decodes_to_form(env, (&mut path, depth), at, (group, syntax)) as i64
             }
         }
     }
@@ -647,8 +659,7 @@ impl<'a> Reader<'a> {
             }
             let assign = crate::parse::deposit(k, free);
             let mut env = Env { isa, bits: (self.bits & !free) | assign, gen_: self.gen_, read: 0, given: Given::NONE };
-            let picked = isa.pick_leaf(&mut env, &mut path, depth, group, (at.base, at.map), at.via) == Some(at.leaf)
-                && isa.select_case(&mut env, &mut path, depth, self.syntax) == at.case;
+            let picked = decodes_to_form(&mut env, (&mut path, depth), at, (group, self.syntax));
             if env.read & !(self.bound | free) != 0 {
                 return true;
             }

@@ -30,8 +30,8 @@ struct Bounds {
     ignoring: Vec<Box<[u16]>>,
     /// By group whose word is at most [`BY_VALUE_BITS`] wide, for each
     /// value of its word, the bits (of that word) the forms it may pick may
-    /// ignore; empty for a wider group.
-    by_value: Vec<Box<[u16]>>,
+    /// ignore (see [`ByValue`]).
+    by_value: Vec<ByValue>,
     /// By leaf, its own don't-care and `ignore:` bits, and its operand
     /// fields (in any case, each once) whose forms may ignore a bit.
     own: Vec<Bits>,
@@ -41,8 +41,24 @@ struct Bounds {
 /// An operand field of an instruction: its group and its ranges.
 type Operand = (u16, &'static [crate::tables::Range]);
 
-/// By group, its bound by value once found (see [`by_value_of`]).
+/// A group's bound by value (see [`Bounds::by_value`]): `None` for a wider
+/// group, empty while being found or when a form's bound falls past the
+/// word.
 type ByValue = Option<Box<[u16]>>;
+
+/// The bound of an operand of `group` whose word is `word`: by value where
+/// `by_value` has it, else the forms' bounds together (`groups`).
+fn in_word((groups, by_value): (&[Bits], &[ByValue]), group: u16, word: Bits) -> Bits {
+    match by_value.get(group as usize) {
+        Some(Some(t)) if !t.is_empty() => t.get(word as usize).map_or(!0, |&m| m as Bits),
+        _ => groups.get(group as usize).copied().unwrap_or(!0),
+    }
+}
+
+/// A leaf's own don't-care and `ignore:` bits, in its word.
+fn own_bits(l: &crate::tables::Leaf) -> Bits {
+    l.ignore.iter().fold(l.dontcare, |m, ig| m | ig.mask)
+}
 
 /// Widest operand word whose bound is kept per value (a table of 4,096
 /// entries).
@@ -65,10 +81,7 @@ impl Isa {
     /// form of the group.
     pub(crate) fn ignorable_in_word(&self, group: u16, word: Bits) -> Bits {
         let b = bounds(self);
-        match b.by_value.get(group as usize) {
-            Some(t) if !t.is_empty() => t.get(word as usize).map_or(!0, |&m| m as Bits),
-            _ => b.groups.get(group as usize).copied().unwrap_or(!0),
-        }
+        in_word((&b.groups, &b.by_value), group, word)
     }
 
     /// [`Isa::ignorable`] for the instruction `inst`: an operand field
@@ -186,10 +199,7 @@ fn build(isa: &Isa) -> Bounds {
         }
         states[l] = State::Busy;
         let leaf = &isa.leaves[l];
-        let mut b = leaf.dontcare;
-        for ig in leaf.ignore {
-            b |= ig.mask;
-        }
+        let mut b = own_bits(leaf);
         for case in leaf.cases {
             for f in case.fields {
                 let (Ty::Group { group, .. }, Src::Bits(ranges)) = (f.ty, f.src) else { continue };
@@ -211,8 +221,7 @@ fn build(isa: &Isa) -> Bounds {
     for g in 0..isa.groups.len() {
         by_value_of(isa, (&groups, &mut by_value), g);
     }
-    let by_value = by_value.into_iter().map(|t| t.unwrap_or_default()).collect();
-    let own = isa.leaves.iter().map(|l| l.ignore.iter().fold(l.dontcare, |m, ig| m | ig.mask)).collect();
+    let own = isa.leaves.iter().map(own_bits).collect();
     let operands = isa
         .leaves
         .iter()
@@ -255,16 +264,10 @@ fn by_value_of(isa: &Isa, (groups, tables): (&[Bits], &mut [ByValue]), g: usize)
             let v = v as Bits;
             let may = forms.iter().filter(|l| l.length.is_some() || v & l.mask == l.value);
             may.fold(0, |m: Bits, l| {
-                let mut b = m | l.dontcare | l.ignore.iter().fold(0, |m, ig| m | ig.mask);
+                let mut b = m | own_bits(l);
                 for f in l.cases.iter().flat_map(|c| c.fields) {
                     let (Ty::Group { group: n, .. }, Src::Bits(ranges)) = (f.ty, f.src) else { continue };
-                    let inner = match tables.get(n as usize) {
-                        Some(Some(t)) if !t.is_empty() => {
-                            t.get(crate::bits::extract(v, 0, ranges) as usize).map_or(!0, |&m| m as Bits)
-                        }
-                        _ => groups.get(n as usize).copied().unwrap_or(!0),
-                    };
-                    b |= placed(inner, ranges);
+                    b |= placed(in_word((groups, tables), n, crate::bits::extract(v, 0, ranges)), ranges);
                 }
                 b
             })
