@@ -254,11 +254,8 @@ impl Assembler<'_> {
             for &(leaf, ci, shortest) in &tries {
                 if Some(leaf) == first
                     && self.applies(leaf, ci)
-                    && let Some(read) = self.recall.read(isa, (leaf, ci), t.as_bytes(), &mut self.memory)
-                    && let Some(Some(f)) = self.confirm(t, leaf, read, shortest)
+                    && let Some(f) = self.recall_case(t, (leaf, ci), shortest)
                 {
-                    self.recall.keep(t.as_bytes());
-                    self.recalled += 1;
                     self.tries = tries;
                     return Some(f);
                 }
@@ -271,11 +268,8 @@ impl Assembler<'_> {
             }
             if self.recalling()
                 && Some(leaf) != first
-                && let Some(read) = self.recall.read(isa, (leaf, ci), t.as_bytes(), &mut self.memory)
-                && let Some(Some(f)) = self.confirm(t, leaf, read, shortest)
+                && let Some(f) = self.recall_case(t, (leaf, ci), shortest)
             {
-                self.recall.keep(t.as_bytes());
-                self.recalled += 1;
                 found = Some(f);
                 break;
             }
@@ -286,6 +280,17 @@ impl Assembler<'_> {
         }
         self.tries = tries;
         found
+    }
+
+    /// Reads `t` as case `ci` of `leaf` by remembered operand texts and
+    /// confirms it: the answer when both hold (the line is then kept, so
+    /// that its texts stay remembered), else `None`.
+    fn recall_case(&mut self, t: &str, (leaf, ci): (u16, u16), shortest: u32) -> Option<(Bits, u32)> {
+        let read = self.recall.read(self.isa, (leaf, ci), t.as_bytes(), &mut self.memory)?;
+        let found = self.confirm(t, leaf, read, shortest)??;
+        self.recall.keep(t.as_bytes());
+        self.recalled += 1;
+        Some(found)
     }
 
     /// Reads `t` as case `ci` of `leaf` and confirms it: `None` when the
