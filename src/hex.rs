@@ -90,23 +90,11 @@ fn read_plain(b: &[u8], format: Format, out: &mut Vec<u8>, text_only: bool) -> b
     let mut i = 0;
     if format == Format::Bytes {
         // The usual spelling first, a token and the separator after it at a
-        // time (what the loop below reads the same, in more steps): while
-        // eight bytes are left, one load (`0`, `x` or `X`, two digits, the
-        // separator), the most common separator, the comma, tested first.
-        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            let w = u64::from_le_bytes(*chunk);
-            let (h, l, s) = ((w >> 16) as u8, (w >> 24) as u8, (w >> 32) as u8);
-            let (hi, lo) = (CLASS[h as usize], CLASS[l as usize]);
-            let sep = s == b',' || (CLASS[s as usize] == SEP && !(text_only && s < b' ' && s != b'\t'));
-            if (w | 0x2000) & 0xffff != 0x7830 || (hi | lo) >= 16 || !sep {
-                break;
-            }
-            out.push(hi << 4 | lo);
-            i += 5;
-        }
+        // time (what the loop below reads the same, in more steps), the most
+        // common separator, the comma, tested first.
         while let Some(&[z, x, h, l, s]) = b.get(i..).and_then(<[u8]>::first_chunk::<5>) {
             let (hi, lo) = (CLASS[h as usize], CLASS[l as usize]);
-            let sep = CLASS[s as usize] == SEP && !(text_only && s < b' ' && s != b'\t');
+            let sep = s == b',' || (CLASS[s as usize] == SEP && !(text_only && s < b' ' && s != b'\t'));
             if z != b'0' || x | 0x20 != b'x' || (hi | lo) >= 16 || !sep {
                 break;
             }
