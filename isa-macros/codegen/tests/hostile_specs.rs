@@ -176,3 +176,103 @@ fn an_abi_word_field_a_thousand_bits_wide() {
         );
     }
 }
+
+/// Writes `yaml` as a root ABI spec and loads and checks it as `abi!`
+/// does; that must fail.
+fn abi_errors(name: &str, yaml: &str) -> (PathBuf, Vec<Diagnostic>) {
+    let path = dir(name).join("abi.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    match isa_codegen::abi::load_checked(&path) {
+        Ok(_) => panic!("{name}: the ABI loaded"),
+        Err(d) => (path, d),
+    }
+}
+
+#[test]
+fn an_abi_slot_array_of_four_billion_elements() {
+    // Each element is a slot to place and check against the others: the
+    // count is bounded before any is placed.
+    let (path, d) = abi_errors(
+        "abi-slot-count",
+        "abi: demo\nslot-tables:\n  t:\n    entries:\n      a: {slot: i, count: 4000000000, dwords: 4}\n",
+    );
+    assert_eq!(only(&path, &d), "5:7: slot `a` has 4000000000 elements; a slot table holds at most 65536 slots in all");
+}
+
+#[test]
+fn an_abi_slot_past_four_billion_dwords_or_below_zero() {
+    // Slot 4,294,967,295 of 4 dwords ends past what 32-bit offsets count,
+    // and `1 - i` gives slot -1 for element 2: neither may be clamped or
+    // wrapped round onto the table's first slots.
+    let (path, d) = abi_errors(
+        "abi-slot-far",
+        "abi: demo\nslot-tables:\n  t:\n    dwords: 8\n    entries:\n      a: {slot: 0, dwords: 4}\n      b: {slot: 4294967295, dwords: 4}\n",
+    );
+    assert_eq!(only(&path, &d), "7:7: element 0 of `b` is slot 4294967295, whose 4 dwords end past dword 4294967295");
+    let (path, d) = abi_errors(
+        "abi-slot-negative",
+        "abi: demo\nslot-tables:\n  t:\n    entries:\n      a: {slot: 1 - i, count: 3, dwords: 4}\n",
+    );
+    assert_eq!(only(&path, &d), "5:7: element 2 of `a` is slot -1, below 0");
+}
+
+#[test]
+fn an_abi_argument_of_four_billion_elements() {
+    // No element is placed (each is absent), so no limit of the register
+    // file stops the walk: the count itself must be bounded by the file.
+    let (path, d) = abi_errors(
+        "abi-arg-count",
+        "abi: demo\nregister-files:\n  r: {unit-bits: 32, units: 16, prefix: r}\nstages:\n  vs:\n    variants:\n      main:\n        blocks:\n          regs:\n            file: r\n            args:\n              - {name: a, bits: 32, count: 4000000000, when: i < 0}\n",
+    );
+    let msg = only(&path, &d);
+    assert!(msg.contains("`a` has 4000000000 elements, more than the 16 units of register file `r`"), "{msg}");
+}
+
+#[test]
+fn an_abi_register_file_of_four_billion_units() {
+    let (path, d) = abi_errors(
+        "abi-file-units",
+        "abi: demo\nregister-files:\n  r: {unit-bits: 32, units: 4294967295, prefix: r}\n",
+    );
+    assert_eq!(only(&path, &d), "3:29: register file `r` has 4294967295 units; a file has 0 to 65536");
+}
+
+#[test]
+fn an_abi_variant_too_long_to_check() {
+    // A million parameter values (within the combinations allowed) times
+    // an array that may take a whole 65,536-unit file: bounded up front,
+    // not placed 2^36 times.
+    let (path, d) = abi_errors(
+        "abi-steps",
+        "abi: demo\nparams:\n  n: {range: 0..1048575}\nregister-files:\n  r: {unit-bits: 32, units: 65536, prefix: r}\nstages:\n  vs:\n    variants:\n      main:\n        blocks:\n          regs:\n            file: r\n            args:\n              - {name: a, bits: 32, count: n % 16}\n",
+    );
+    assert_eq!(
+        only(&path, &d),
+        "9:7: variant `main` may look at 68719476736 arguments and elements over its 1048576 parameter combinations; the limit is 67108864"
+    );
+}
+
+#[test]
+fn an_abi_argument_at_the_end_of_64_bits() {
+    // `at` near i64::MAX, and a user-data stride whose register addresses
+    // pass 32 bits: each is an error at the argument, not a wrapped number.
+    let head = "abi: demo\nregister-files:\n  r: {unit-bits: 32, units: 16, prefix: r}\nstages:\n  vs:\n    variants:\n      main:\n        blocks:\n          regs:\n            file: r\n";
+    let (path, d) = abi_errors(
+        "abi-at-max",
+        &format!("{head}            args:\n              - {{name: a, bits: 64, at: 9223372036854775807}}\n"),
+    );
+    assert_eq!(
+        only(&path, &d),
+        "12:24: variant `main`: `a` ends at unit 9223372036854775807, past the end of register file of 16 units"
+    );
+    let (path, d) = abi_errors(
+        "abi-stride",
+        &format!(
+            "{head}            user-data: {{name: USER, register: 0xfffffff0, stride: 4294967295}}\n            args:\n              - {{name: a, bits: 32, at: 0}}\n              - {{name: b, bits: 32, at: 1}}\n"
+        ),
+    );
+    assert_eq!(
+        only(&path, &d),
+        "14:24: variant `main`: `b`'s user data register 0xfffffff0 + 1 * 4294967295 does not fit 32 bits"
+    );
+}

@@ -13,6 +13,10 @@ use crate::diag::{Diagnostic, Diags};
 /// in the spec, not something to wait for.
 pub const MAX_COMBINATIONS: u64 = 1 << 20;
 
+/// Most arguments and array elements the checks of one variant look at,
+/// over all its parameter combinations (a second or so of the macro's time).
+pub const MAX_STEPS: u64 = 1 << 26;
+
 /// Per stage, per variant, per block, per argument: its place when it is the
 /// same for every parameter value.
 pub type ConstPlaces = Vec<Vec<Vec<Vec<Option<Place>>>>>;
@@ -51,17 +55,30 @@ fn check_variant(
     let total = ranges.iter().fold(gens.len() as u64, |t, (lo, hi)| t.saturating_mul((hi - lo + 1) as u64));
     let mut seen: Vec<Vec<Seen>> = v.blocks.iter().map(|b| vec![Seen::Nothing; b.args.len()]).collect();
     let none = || v.blocks.iter().map(|b| vec![None; b.args.len()]).collect();
-    if total > MAX_COMBINATIONS {
-        d.push(
-            Diagnostic::new(
-                sites.at.clone(),
-                format!(
-                    "variant `{}` has {total} parameter combinations to check; the limit is {MAX_COMBINATIONS}",
-                    v.name
-                ),
-            )
-            .note("narrow the `range` of its parameters"),
-        );
+    // Each layout looks at every element of every argument, at most as
+    // many as its file has units (see `Variant::layout`).
+    let per_layout: u64 = v
+        .blocks
+        .iter()
+        .flat_map(|b| b.args.iter().map(move |a| (b.file, a.count.is_some())))
+        .map(|(f, array)| match array {
+            true => gens.iter().map(|&g| abi.files[f as usize].units_in(g) as u64).max().unwrap_or(0).max(1),
+            false => 1,
+        })
+        .sum();
+    let steps = total.saturating_mul(per_layout.max(1));
+    let too_wide = if total > MAX_COMBINATIONS {
+        Some(format!("has {total} parameter combinations to check; the limit is {MAX_COMBINATIONS}"))
+    } else if steps > MAX_STEPS {
+        Some(format!(
+            "may look at {steps} arguments and elements over its {total} parameter combinations; the limit is {MAX_STEPS}"
+        ))
+    } else {
+        None
+    };
+    if let Some(what) = too_wide {
+        let note = "narrow the `range` of its parameters, or the register files its arrays lie in";
+        d.push(Diagnostic::new(sites.at.clone(), format!("variant `{}` {what}", v.name)).note(note));
         return none();
     }
     let mut applicable = false;
@@ -132,9 +149,10 @@ fn diagnostic(abi: &Abi, v: &Variant, sites: &VariantSites, gen_: u32, vals: &[i
     let arg = |b: u16, a: u16| sites.args.get(b as usize).and_then(|x| x.get(a as usize)).cloned();
     let at = match &e {
         AbiError::Overlap { block, arg: a, .. } => arg(*block, *a),
-        AbiError::Misaligned { block, arg_index, .. } | AbiError::OverLimit { block, arg_index, .. } => {
-            arg(*block, *arg_index)
-        }
+        AbiError::Misaligned { block, arg_index, .. }
+        | AbiError::OverLimit { block, arg_index, .. }
+        | AbiError::TooManyElements { block, arg_index, .. }
+        | AbiError::UserDataTooFar { block, arg_index, .. } => arg(*block, *arg_index),
         AbiError::InvariantFailed { block_index, invariant, .. } => {
             sites.invariants.get(*block_index as usize).and_then(|x| x.get(*invariant as usize)).cloned()
         }

@@ -57,6 +57,18 @@ const RUST_KEYWORDS: [&str; 52] = [
     "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "union",
 ];
 
+/// Most slots one slot table holds, over all its entries' elements: each is
+/// placed and checked against the others when the spec loads, and a
+/// descriptor list is a few hundred slots at most (radeonsi's largest,
+/// samplers and images, holds 48).
+const MAX_TABLE_SLOTS: u64 = 1 << 16;
+
+/// Most units a register file has in any generation: every argument is
+/// placed within its file, and an array argument has at most as many
+/// elements as its file has units, so this bounds the work of placing one
+/// layout (the largest real file, ir3's const file, has 2,048).
+pub const MAX_FILE_UNITS: u32 = 1 << 16;
+
 /// Which names an expression may read.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Scope {
@@ -198,6 +210,19 @@ impl Lower<'_> {
                 self.d.err(&loc(path, &f.unit_bits), "unit-bits must be at least 1");
             }
             let align = f.align.iter().flatten().map(|(b, a)| (b.value, a.value.max(1))).collect();
+            let gen_values: Vec<u32> =
+                if gens.is_empty() { vec![default_gen] } else { gens.iter().map(|g| g.value).collect() };
+            if let Some((g, count)) = gen_values
+                .iter()
+                .map(|&g| (g, isa_runtime::abi::Env::new(g, &[]).eval(units)))
+                .find(|&(_, count)| !(0..=MAX_FILE_UNITS as i64).contains(&count))
+            {
+                let in_gen = if gens.is_empty() { String::new() } else { format!(" in generation {g}") };
+                self.d.err(
+                    &loc(path, &f.units),
+                    format!("register file `{n}` has {count} units{in_gen}; a file has 0 to {MAX_FILE_UNITS}"),
+                );
+            }
             reg_files.push(RegFile {
                 name: name(n),
                 doc: text(&f.doc),
@@ -346,6 +371,32 @@ impl Lower<'_> {
         out
     }
 
+    /// Whether every slot of `table` can be placed: the table holds at
+    /// most [`MAX_TABLE_SLOTS`] in all (each is placed and compared with
+    /// the others), and each element's slot is one a table's offsets
+    /// reach. Reports the first entry that fails, at `locs`.
+    fn slots_placeable(&mut self, table: &SlotTable, locs: &[Loc]) -> bool {
+        let mut total = 0u64;
+        for (e, at) in table.entries.iter().zip(locs) {
+            let count = e.count.unwrap_or(1);
+            total += count as u64;
+            if total > MAX_TABLE_SLOTS {
+                let what =
+                    if e.count.is_some() { format!("has {count} elements") } else { "is one slot too many".into() };
+                self.d.err(
+                    at,
+                    format!("slot `{}` {what}; a slot table holds at most {MAX_TABLE_SLOTS} slots in all", e.name),
+                );
+                return false;
+            }
+            if let Some(err) = (0..count as i64).find_map(|i| e.slot(i).err()) {
+                self.d.err(at, err.to_string());
+                return false;
+            }
+        }
+        true
+    }
+
     fn slot_tables(
         &mut self,
         tables_in: &IndexMap<String, (PathBuf, Loc, S<super::schema::SlotTableSpec>)>,
@@ -373,6 +424,10 @@ impl Lower<'_> {
                 dwords: t.value.dwords.as_ref().map(|d| d.value),
                 entries: leak(entries),
             };
+            if !self.slots_placeable(&table, &locs) {
+                out.push(table);
+                continue;
+            }
             match table.conflict() {
                 Some((k, Some(j))) => self.d.err(
                     &locs[k],

@@ -17,6 +17,12 @@ pub enum AbiError {
     Absent { arg: &'static str },
     /// Element `index` of an array argument of `count` elements.
     IndexOutOfRange { arg: &'static str, index: i64, count: i64 },
+    /// An array argument with more elements than its register file has
+    /// units (each element takes at least one).
+    TooManyElements { arg: &'static str, count: i64, file: &'static str, units: u32, block: u16, arg_index: u16 },
+    /// An argument whose user-data register address, `base + offset *
+    /// stride`, does not fit 32 bits.
+    UserDataTooFar { arg: &'static str, base: u32, offset: u32, stride: u32, block: u16, arg_index: u16 },
     /// Two arguments share a unit.
     Overlap { file: &'static str, unit: u32, first: &'static str, second: &'static str, block: u16, arg: u16 },
     /// An argument placed off its alignment.
@@ -25,6 +31,9 @@ pub enum AbiError {
     OverLimit { arg: &'static str, end: i64, limit: u32, what: &'static str, block: u16, arg_index: u16 },
     /// A stated invariant does not hold.
     InvariantFailed { block: &'static str, check: &'static str, params: String, block_index: u16, invariant: u16 },
+    /// Element `index` of a slot entry falls on slot `slot`, below 0 or
+    /// ending past the 2^32 dwords a table's offsets count.
+    SlotOutOfRange { entry: &'static str, index: i64, slot: i64, dwords: u32 },
     /// A value too wide for its field of a packed word.
     FieldOutOfRange { word: &'static str, field: &'static str, value: u64, max: u64 },
     /// A word with bits above its width.
@@ -54,6 +63,12 @@ impl fmt::Display for AbiError {
             AbiError::IndexOutOfRange { arg, index, count } => {
                 write!(f, "`{arg}` has {count} elements; there is no element {index}")
             }
+            AbiError::TooManyElements { arg, count, file, units, .. } => {
+                write!(f, "`{arg}` has {count} elements, more than the {units} units of register file `{file}`")
+            }
+            AbiError::UserDataTooFar { arg, base, offset, stride, .. } => {
+                write!(f, "`{arg}`'s user data register {base:#x} + {offset} * {stride} does not fit 32 bits")
+            }
             AbiError::Overlap { file, unit, first, second, .. } => {
                 write!(f, "`{first}` and `{second}` overlap at unit {unit} of register file {file}")
             }
@@ -65,6 +80,17 @@ impl fmt::Display for AbiError {
             }
             AbiError::InvariantFailed { block, check, params, .. } => {
                 write!(f, "invariant `{check}` of block `{block}` does not hold for {params}")
+            }
+            AbiError::SlotOutOfRange { entry, index, slot, dwords } => {
+                if *slot < 0 {
+                    write!(f, "element {index} of `{entry}` is slot {slot}, below 0")
+                } else {
+                    write!(
+                        f,
+                        "element {index} of `{entry}` is slot {slot}, whose {dwords} dwords end past dword {}",
+                        u32::MAX
+                    )
+                }
             }
             AbiError::FieldOutOfRange { word, field, value, max } => {
                 write!(f, "{word}: {value} does not fit field {field} (range 0..={max})")

@@ -142,6 +142,14 @@ impl Variant {
             let mut cursor = start;
             for (ai, a) in b.args.iter().enumerate() {
                 let count = a.count.map(|c| Env::new(gen_, &vals).eval(c));
+                // Each element is looked at, placed or not: the count is
+                // bounded by what the file could hold.
+                if let Some(count) = count
+                    && count > file_units as i64
+                {
+                    let (file, units, block, arg_index) = (file.name, file_units, bi as u16, ai as u16);
+                    return Err(AbiError::TooManyElements { arg: a.name, count, file, units, block, arg_index });
+                }
                 for idx in 0..count.unwrap_or(1).max(0) {
                     vals[Env::index_slot(np)] = idx;
                     let env = Env::new(gen_, &vals);
@@ -150,12 +158,13 @@ impl Variant {
                     }
                     let units = a.bits.div_ceil(file.unit_bits.max(1));
                     let align = a.align.unwrap_or_else(|| file.align_of(a.bits)).max(1);
+                    // Saturating: a place past 63 bits is past every file's end.
                     let at = match a.at {
-                        Some(e) => start as i64 + env.eval(e),
+                        Some(e) => (start as i64).saturating_add(env.eval(e)),
                         None => cursor.div_ceil(align) as i64 * align as i64,
                     };
                     let (block, arg_index) = (bi as u16, ai as u16);
-                    let end = at + units as i64;
+                    let end = at.saturating_add(units as i64);
                     if at < 0 || end > file_units as i64 {
                         let what = "end of register file";
                         return Err(AbiError::OverLimit {
@@ -179,7 +188,23 @@ impl Variant {
                     }
                     cursor = cursor.max(at + units);
                     let offset = at - start;
-                    let user_data = b.user_data.as_ref().map(|u| (u.name, u.base + offset * u.stride));
+                    let user_data = match &b.user_data {
+                        None => None,
+                        Some(u) => match offset.checked_mul(u.stride).and_then(|o| o.checked_add(u.base)) {
+                            Some(register) => Some((u.name, register)),
+                            None => {
+                                let (base, stride) = (u.base, u.stride);
+                                return Err(AbiError::UserDataTooFar {
+                                    arg: a.name,
+                                    base,
+                                    offset,
+                                    stride,
+                                    block,
+                                    arg_index,
+                                });
+                            }
+                        },
+                    };
                     let place = Place { file, unit: at, units, offset, user_data };
                     let index = count.map(|_| idx as u32);
                     out.entries.push(Entry { block: bi as u16, arg: ai as u16, index, place });

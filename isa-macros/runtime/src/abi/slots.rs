@@ -11,14 +11,20 @@ pub struct Slot {
 }
 
 impl SlotEntry {
-    /// Slot of element `i` (0 for a single entry).
+    /// Slot of element `i` (0 for a single entry): an error when its
+    /// expression gives a slot below 0 or one whose dwords do not all have
+    /// a 32-bit offset (never clamped or wrapped onto another slot).
     pub fn slot(&self, i: i64) -> Result<Slot, AbiError> {
         let count = self.count.unwrap_or(1) as i64;
         if i < 0 || i >= count {
             return Err(AbiError::IndexOutOfRange { arg: self.name, index: i, count });
         }
-        let index = Env::new(0, &[i]).eval(self.slot).clamp(0, u32::MAX as i64) as u32;
-        Ok(Slot { index, dwords: self.dwords, dword_offset: index.saturating_mul(self.dwords) })
+        let slot = Env::new(0, &[i]).eval(self.slot);
+        let end = (slot as i128 + 1) * self.dwords as i128;
+        match (u32::try_from(slot), end <= 1 << 32) {
+            (Ok(index), true) => Ok(Slot { index, dwords: self.dwords, dword_offset: index * self.dwords }),
+            _ => Err(AbiError::SlotOutOfRange { entry: self.name, index: i, slot, dwords: self.dwords }),
+        }
     }
 
     /// Every slot of the entry, in element order.
@@ -33,15 +39,18 @@ impl SlotTable {
     }
 
     /// The first two entries whose dwords overlap, or an entry past the table's
-    /// size: `(entry, other)`; `other` is `None` for the size.
+    /// size: `(entry, other)`; `other` is `None` for the size. Slots that
+    /// [`SlotEntry::slot`] rejects are not placed (the spec loader reports
+    /// them first).
     pub fn conflict(&self) -> Option<(usize, Option<usize>)> {
         let mut spans = Vec::new();
         for (k, e) in self.entries.iter().enumerate() {
             for s in e.slots() {
-                if self.dwords.is_some_and(|d| s.dword_offset + s.dwords > d) {
+                let end = s.dword_offset as u64 + s.dwords as u64;
+                if self.dwords.is_some_and(|d| end > d as u64) {
                     return Some((k, None));
                 }
-                spans.push((s.dword_offset, s.dword_offset + s.dwords, k));
+                spans.push((s.dword_offset as u64, end, k));
             }
         }
         spans.sort();
