@@ -50,6 +50,7 @@ struct Seeds {
     decode: Vec<Vec<u8>>,
     assemble: Vec<Vec<u8>>,
     spec: Vec<Vec<u8>>,
+    abi: Vec<Vec<u8>>,
     ir: Vec<Vec<u8>>,
 }
 
@@ -68,7 +69,8 @@ fn seeds() -> &'static Seeds {
 /// Every conformance vector (bytes for `decode`, text for `assemble`), an
 /// instruction of every opcode of every target printed in each syntax, the
 /// spec files of every target (those of a one-file target load by
-/// themselves), and the IR examples.
+/// themselves), every ABI spec as one file (see [`abi_seeds`]), and the IR
+/// examples.
 fn make_seeds() -> Seeds {
     let mut s = Seeds::default();
     let conformance = root().join("tests/conformance");
@@ -100,8 +102,32 @@ fn make_seeds() -> Seeds {
         }
     }
     s.spec.extend(files_under(&root().join("isa-specs"), "yaml").iter().map(|p| std::fs::read(p).unwrap()));
+    s.abi = abi_seeds();
     s.ir.extend(files_under(&root().join("examples"), "ir").iter().map(|p| std::fs::read(p).unwrap()));
     s
+}
+
+/// Every ABI spec file, and each target's ABI of several files as one: its root, less
+/// the `files:` line, with the other files of its folder appended (the
+/// sections of the ABI language are keyed maps, so the parts merge as one
+/// document), which the fuzzer, reading no other file, loads whole.
+fn abi_seeds() -> Vec<Vec<u8>> {
+    let files = files_under(&root().join("abi-specs"), "yaml");
+    let mut seeds: Vec<Vec<u8>> = files.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    for root_file in files.iter().filter(|p| p.file_name().is_some_and(|n| n == "abi.yaml")) {
+        let parts: Vec<&PathBuf> =
+            files.iter().filter(|p| p.parent() == root_file.parent() && *p != root_file).collect();
+        if parts.is_empty() {
+            continue; // a one-file ABI is a seed as it stands
+        }
+        let text = std::fs::read_to_string(root_file).unwrap();
+        let mut whole: String = text.lines().filter(|l| !l.starts_with("files:")).map(|l| format!("{l}\n")).collect();
+        for part in parts {
+            whole.push_str(&std::fs::read_to_string(part).unwrap());
+        }
+        seeds.push(whole.into_bytes());
+    }
+    seeds
 }
 
 /// Files under `dir` (one level of folders deep) whose name ends in `.ext`.
@@ -175,6 +201,11 @@ proptest! {
     #[test]
     fn ir(data in mutated(seeds().ir.clone())) {
         fuzz::ir(&data);
+    }
+
+    #[test]
+    fn abi(data in mutated(seeds().abi.clone())) {
+        isa_codegen::fuzz::abi(&data);
     }
 }
 
@@ -286,6 +317,11 @@ fn seeds_reach_real_encodings() {
         isa_codegen::load_with(Path::new("isa.yaml"), &mut read).is_ok()
     });
     assert!(loads.count() >= 1, "a spec seed loads by itself");
+    let abis = s.abi.iter().filter(|d| {
+        let mut read = |_: &Path| Ok(d.to_vec());
+        isa_codegen::abi::load_checked_with(Path::new("abi.yaml"), &mut read).is_ok()
+    });
+    assert_eq!(abis.count(), 3, "each target's ABI, as one file, loads and passes its checks");
     assert!(s.ir.len() >= 9);
 }
 
@@ -296,7 +332,9 @@ fn seeds_reach_real_encodings() {
 fn write_corpus() {
     let dir = PathBuf::from(std::env::var_os("ISAGEN_FUZZ_CORPUS").expect("ISAGEN_FUZZ_CORPUS names a folder"));
     let s = seeds();
-    for (name, inputs) in [("decode", &s.decode), ("assemble", &s.assemble), ("spec", &s.spec), ("ir", &s.ir)] {
+    for (name, inputs) in
+        [("decode", &s.decode), ("assemble", &s.assemble), ("spec", &s.spec), ("abi", &s.abi), ("ir", &s.ir)]
+    {
         let sub = dir.join(name);
         std::fs::create_dir_all(&sub).unwrap();
         for (i, input) in inputs.iter().enumerate() {

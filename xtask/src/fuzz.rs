@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 use crate::Error;
 
 /// The fuzz targets, in the order they run.
-pub const TARGETS: &[&str] = &["decode", "assemble", "spec", "ir"];
+pub const TARGETS: &[&str] = &["decode", "assemble", "spec", "abi", "ir"];
 
 /// Seconds one input may take before libFuzzer calls it a hang.
 const TIMEOUT_SECS: u32 = 10;

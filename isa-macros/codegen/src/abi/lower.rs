@@ -82,13 +82,19 @@ enum Scope {
 
 /// Loads the ABI whose root spec is `root`.
 pub fn load(root: &Path) -> Result<Lowered, Vec<Diagnostic>> {
+    load_with(root, &mut yaml::read_file)
+}
+
+/// [`load`], reading every file through `read` (the fuzzer serves the root
+/// from memory and no other file).
+pub fn load_with(root: &Path, read: &mut yaml::Reader) -> Result<Lowered, Vec<Diagnostic>> {
     let mut d = Diags::default();
-    let root_spec: AbiFile = yaml::load(root).map_err(|e| vec![e])?;
+    let root_spec: AbiFile = yaml::load_with(root, read).map_err(|e| vec![e])?;
     let dir = root.parent().unwrap_or(Path::new("."));
     let listed: Vec<_> = root_spec.files.iter().flatten().map(|f| (dir.join(&f.value), loc(root, f))).collect();
     let mut files = vec![(root.to_path_buf(), root_spec)];
     for (path, at) in listed {
-        match yaml::load::<AbiFile>(&path) {
+        match yaml::load_with::<AbiFile>(&path, read) {
             Ok(f) => {
                 root_only_keys(&path, &f, &mut d);
                 files.push((path, f));

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Diags};
 
-pub use lower::{Lowered, load};
+pub use lower::{Lowered, load, load_with};
 
 /// Loads and checks the ABI whose root spec is `root`; returns the files read
 /// and the generated code, or every diagnostic.
@@ -24,7 +24,15 @@ pub fn expand(root: &Path) -> Result<(Vec<PathBuf>, proc_macro2::TokenStream), V
 /// checks' constants, or every diagnostic. Tools that read an ABI without
 /// compiling it (`cargo xtask regen`) go through here too.
 pub fn load_checked(root: &Path) -> Result<(Lowered, check::ConstPlaces), Vec<Diagnostic>> {
-    let l = load(root)?;
+    load_checked_with(root, &mut crate::yaml::read_file)
+}
+
+/// [`load_checked`], reading every file through `read`.
+pub fn load_checked_with(
+    root: &Path,
+    read: &mut crate::yaml::Reader,
+) -> Result<(Lowered, check::ConstPlaces), Vec<Diagnostic>> {
+    let l = lower::load_with(root, read)?;
     let mut d = Diags::default();
     let consts = check::check(&l, &mut d);
     if !d.is_empty() {
