@@ -111,7 +111,11 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut input = BufReader::with_capacity(1 << 20, stdin.lock());
-    let mut output = BufWriter::with_capacity(1 << 16, stdout.lock());
+    // Batch answers come a chunk (tens of KiB) at a time: a buffer smaller
+    // than that hands each straight to the output rather than copying it
+    // (1.7% of a disassembly's machine instructions), and still gathers the
+    // small writes of the other commands.
+    let mut output = BufWriter::with_capacity(1 << 12, stdout.lock());
     // Bad lines' reports; flushed by the batch before the summary below.
     let mut errors = BufWriter::new(io::stderr());
     let streams = batch::Streams { input: &mut input, out: &mut output, err: &mut errors };
