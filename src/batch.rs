@@ -130,12 +130,14 @@ impl Chunk {
 
     /// Answers every line of the chunk with `f`.
     fn answer<S>(&mut self, f: &impl Answer<S>, state: &mut S) {
-        self.text.clear();
-        self.answers.clear();
-        for &(a, b, n) in &self.spans {
-            let ok = answer_line(&self.data[a..b], n, f, state, &mut self.text);
-            self.answers.push((self.text.len(), ok));
-            self.text.push('\n');
+        let Chunk { data, spans, text, answers } = self;
+        text.clear();
+        answers.clear();
+        let mut utf8 = Utf8 { data, whole: None };
+        for &(a, b, n) in spans.iter() {
+            let ok = answer_line(&mut utf8, (a, b), n, f, state, text);
+            answers.push((text.len(), ok));
+            text.push('\n');
         }
     }
 
@@ -292,9 +294,36 @@ impl<S, F: Fn(&mut S, &str, &mut String) -> bool + Sync> Answer<S> for F {
     }
 }
 
-/// Appends the answer to one line of `n` bytes whose first bytes are `buf`
-/// to `text`; returns whether it is not an error.
-fn answer_line<S>(buf: &[u8], n: usize, f: &impl Answer<S>, state: &mut S, text: &mut String) -> bool {
+/// A chunk's lines as text: the chunk is checked as UTF-8 once, when a
+/// line first needs its text (a check per line costs several times the
+/// check of the whole chunk; a disassembler's lines never need one).
+struct Utf8<'a> {
+    data: &'a [u8],
+    /// The chunk as text, once checked: `None` inside when it is not
+    /// UTF-8 (each line is then checked on its own).
+    whole: Option<Option<&'a str>>,
+}
+
+impl<'a> Utf8<'a> {
+    /// The text of the line at `a..b`, if the chunk is UTF-8 and the line
+    /// starts and ends on characters (a line kept in part may not).
+    fn line(&mut self, (a, b): (usize, usize)) -> Option<&'a str> {
+        let data = self.data;
+        self.whole.get_or_insert_with(|| std::str::from_utf8(data).ok()).and_then(|w| w.get(a..b))
+    }
+}
+
+/// Appends the answer to the line of `n` bytes whose first bytes are
+/// `span` of the chunk to `text`; returns whether it is not an error.
+fn answer_line<S>(
+    utf8: &mut Utf8<'_>,
+    span: (usize, usize),
+    n: usize,
+    f: &impl Answer<S>,
+    state: &mut S,
+    text: &mut String,
+) -> bool {
+    let buf = &utf8.data[span.0..span.1];
     let start = text.len();
     let mut bytes = buf;
     while let [rest @ .., b'\n' | b'\r'] = bytes {
@@ -303,7 +332,7 @@ fn answer_line<S>(buf: &[u8], n: usize, f: &impl Answer<S>, state: &mut S, text:
     let quick = if buf.len() <= MAX_LINE { f.unchecked(state, bytes, text) } else { None };
     let ok = match quick {
         Some(ok) => ok,
-        None => match checked_text(buf, n) {
+        None => match checked_text(buf, n, || utf8.line(span)) {
             Err(reason) => {
                 text.push_str("error: ");
                 text.push_str(&reason);
@@ -334,8 +363,9 @@ fn shorten(text: &mut String, start: usize) {
 }
 
 /// The text of a line of `len` bytes whose first bytes are `buf`, without its
-/// line end; or why it cannot be an instruction.
-fn checked_text(buf: &[u8], len: usize) -> Result<&str, String> {
+/// line end; or why it cannot be an instruction. `utf8` gives `buf` as text
+/// when it is known to be UTF-8 already.
+fn checked_text<'a>(buf: &'a [u8], len: usize, utf8: impl FnOnce() -> Option<&'a str>) -> Result<&'a str, String> {
     if buf.len() > MAX_LINE {
         return Err(format!("the line is {len} bytes long; the limit is {MAX_LINE}"));
     }
@@ -344,10 +374,12 @@ fn checked_text(buf: &[u8], len: usize) -> Result<&str, String> {
         bytes = rest;
     }
     // Printable ASCII, the common case, needs no closer look: one pass
-    // without an early exit (so it runs on whole vectors), then the UTF-8
-    // check, which is quick on ASCII.
+    // without an early exit (so it runs on whole vectors), then the text
+    // the chunk's one UTF-8 check gave, or this line's own check.
     let printable = bytes.iter().fold(true, |all, &b| all & ((b.wrapping_sub(0x20) < 0x5f) | (b == b'\t')));
-    if printable && let Ok(line) = std::str::from_utf8(bytes) {
+    if printable
+        && let Some(line) = utf8().and_then(|l| l.get(..bytes.len())).or_else(|| std::str::from_utf8(bytes).ok())
+    {
         return Ok(line);
     }
     let line = std::str::from_utf8(buf).map_err(|e| format!("byte {}: not valid UTF-8", e.valid_up_to() + 1))?;
@@ -539,6 +571,37 @@ mod tests {
         assert!(lines[2].starts_with("error: "), "{}", lines[2]);
         assert_eq!(lines[4], "raw 0xFFFFFFFFFFFFFFFF");
         assert_eq!(stats, Stats { lines: 5, failed: 1 });
+    }
+
+    /// A chunk is read as text once for all its lines; one line that is
+    /// not UTF-8 fails alone, the lines around it read as before.
+    #[test]
+    fn a_line_not_utf8_fails_alone_in_its_chunk() {
+        let good = "add.f r0.x, r0.y, r0.z\n";
+        let input = [
+            good.as_bytes(),
+            b"add.f r0.x, r\xc0.y, r0.z\n",
+            "add.f r0.x, r0.y, r0.\u{e9}\n".as_bytes(),
+            good.as_bytes(),
+        ]
+        .concat();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let io = Streams { input: &mut &input[..], out: &mut out, err: &mut err };
+        let stats = asm(&ISA, 600, Format::Words64, io).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "4010000000020001");
+        assert_eq!(lines[1], "error: byte 14: not valid UTF-8");
+        assert!(lines[2].starts_with("error: ") && !lines[2].contains("UTF-8"), "{}", lines[2]);
+        assert_eq!(lines[3], "4010000000020001");
+        assert_eq!(stats, Stats { lines: 4, failed: 2 });
+        // The same lines without the bad one: the chunk is text as a whole.
+        let input = [good, "add.f r0.x, r0.y, r0.\u{e9}\n", good].concat();
+        let (out, _, stats) = run(&input, |io| asm(&ISA, 600, Format::Words64, io));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!((lines[0], lines[2]), ("4010000000020001", "4010000000020001"));
+        assert!(lines[1].starts_with("error: ") && !lines[1].contains("UTF-8"), "{}", lines[1]);
+        assert_eq!(stats, Stats { lines: 3, failed: 1 });
     }
 
     /// Input of many chunks, answered by several workers, comes back in
