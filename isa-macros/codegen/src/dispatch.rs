@@ -106,10 +106,17 @@ fn leak<T>(v: Vec<T>) -> &'static [T] {
 // ---------------------------------------------------------------------------
 // Generation classes
 
+/// Most generation classes tabulated. Each class tabulates every leaf again,
+/// and a spec may compare `gen` with any number of constants (targets have a
+/// handful of classes); past this, nothing is tabulated, as when `gen` is used
+/// other than in comparisons, and decoding takes the reference code.
+pub const MAX_GEN_CLASSES: usize = 64;
+
 /// The generations at which some condition of the spec may change value: the
 /// leaves' generation ranges and the constants `gen` is compared with. `None`
-/// when an expression uses `gen` other than in a comparison with a constant
-/// (then nothing is tabulated).
+/// when an expression uses `gen` other than in a comparison with a constant,
+/// or when they make more than [`MAX_GEN_CLASSES`] classes (then nothing is
+/// tabulated).
 pub fn gen_bounds(isa: &Isa) -> Option<Vec<u32>> {
     let mut b = Vec::new();
     for l in isa.leaves {
@@ -138,7 +145,7 @@ pub fn gen_bounds(isa: &Isa) -> Option<Vec<u32>> {
     }
     b.sort_unstable();
     b.dedup();
-    Some(b)
+    (b.len() < MAX_GEN_CLASSES).then_some(b)
 }
 
 /// Adds the constants `gen` is compared with in `e` (and the next value, so

@@ -173,11 +173,34 @@ impl P {
     }
 }
 
+/// Most tokens in one expression. A chain of binary operators (`A == 0 ||
+/// A == 1 || ...`) nests one level deeper per operator however flat its text,
+/// and compiling and dropping the tree recurse that deep; the longest
+/// condition of the bundled targets has a few hundred.
+pub const MAX_TOKENS: usize = 2048;
+
+/// Expression text as a diagnostic quotes it: whole when short, else its
+/// first characters and `...` (a message stays one readable line however
+/// long the expression it is about).
+pub fn quoted(text: &str) -> String {
+    const MAX: usize = 80;
+    match text.char_indices().nth(MAX) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}...", &text[..end]),
+    }
+}
+
 /// Parses expression text.
 pub fn parse(s: &str) -> Result<Ast, String> {
     let toks = lex(s)?;
     if toks.is_empty() {
         return Err("empty expression".into());
+    }
+    if toks.len() > MAX_TOKENS {
+        return Err(format!(
+            "the expression has {} tokens; at most {MAX_TOKENS} are allowed (derive parts of it in fields of their own)",
+            toks.len()
+        ));
     }
     let mut p = P { toks, i: 0, depth: 0 };
     let e = p.select()?;
@@ -249,6 +272,14 @@ impl Ast {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_expressions_are_quoted_in_part() {
+        assert_eq!(super::quoted("A == 1"), "A == 1");
+        let long = "A == 1 || ".repeat(20);
+        assert_eq!(super::quoted(&long), format!("{}...", &long[..80]));
+        assert_eq!(super::quoted(&"\u{e9}".repeat(81)), format!("{}...", "\u{e9}".repeat(80)));
+    }
+
     use super::*;
 
     fn k(s: &str) -> Option<i64> {

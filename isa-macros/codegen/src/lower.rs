@@ -274,8 +274,10 @@ impl<'d> Lower<'d> {
                 // The row itself, then each encoding derived from it.
                 let mut forms = vec![(name.clone(), value.clone(), &t.extends, &t.field)];
                 for d in t.derive.iter().flatten() {
-                    let Some(v) = self.derived_opcode(value, &d.value.offset, &gens, &path, name) else { continue };
                     let key = format!("{}@{}", name.value, d.value.tag.value);
+                    let Some(v) = self.derived_opcode(value, &d.value.offset, &gens, &path, name, &key) else {
+                        continue;
+                    };
                     forms.push((
                         Spanned::new(key, name.referenced, name.defined),
                         Spanned::new(v, value.referenced, value.defined),
@@ -601,7 +603,7 @@ impl Lower<'_> {
             let (lo, hi) = range.map_or((None, None), |r| (r.min, r.max));
             for (j, (i, b)) in bases.iter().enumerate() {
                 let blo = if j == 0 { None } else { Some(gens[*i].value) };
-                let bhi = bases.get(j + 1).map(|(n, _)| gens[*n].value - 1);
+                let bhi = bases.get(j + 1).map(|(n, _)| last_before(&gens[*n]));
                 let min = lo.max(blo);
                 let max = match (hi, bhi) {
                     (Some(a), Some(b)) => Some(a.min(b)),
@@ -631,7 +633,9 @@ impl Lower<'_> {
 
     /// A derived encoding's opcode: the row's opcode plus the offset, generation
     /// by generation (absent wherever either is). `None` after an error, or when
-    /// the derived encoding exists in no generation.
+    /// the derived encoding exists in no generation. A sum past 64 bits is
+    /// an error at the row (`key` names the derived encoding).
+    #[allow(clippy::too_many_arguments)]
     fn derived_opcode(
         &mut self,
         row: &S<crate::schema::OpcodeValue>,
@@ -639,10 +643,12 @@ impl Lower<'_> {
         gens: &[Gen],
         file: &Path,
         name: &S<String>,
+        key: &str,
     ) -> Option<crate::schema::OpcodeValue> {
         use crate::schema::OpcodeValue;
+        let at = loc(file, row);
         if let (OpcodeValue::All(r), OpcodeValue::All(o)) = (&row.value, &offset.value) {
-            return Some(OpcodeValue::All(r + o));
+            return self.opcode_sum(&at, key, *r, *o, None).map(OpcodeValue::All);
         }
         if gens.is_empty() {
             self.d.err(&loc(file, offset), "a per-generation offset needs `generations` in the root spec");
@@ -650,7 +656,13 @@ impl Lower<'_> {
         }
         let rows = self.values_by_gen(name, row, gens, file)?;
         let offs = self.values_by_gen(name, offset, gens, file)?;
-        let per_gen: Vec<Option<i64>> = rows.iter().zip(&offs).map(|(r, o)| Some((*r)? + (*o)?)).collect();
+        let mut per_gen: Vec<Option<i64>> = Vec::new();
+        for ((r, o), g) in rows.iter().zip(&offs).zip(gens) {
+            per_gen.push(match (r, o) {
+                (Some(r), Some(o)) => Some(self.opcode_sum(&at, key, *r, *o, Some(g.name))?),
+                _ => None,
+            });
+        }
         if per_gen.iter().all(Option::is_none) {
             return None;
         }
@@ -661,6 +673,17 @@ impl Lower<'_> {
             }
         }
         Some(OpcodeValue::PerGen(cols))
+    }
+
+    /// A row's opcode plus a derived form's offset; past 64 bits, an error at
+    /// the row (in generation `g`, when per generation).
+    fn opcode_sum(&mut self, at: &Loc, key: &str, r: i64, o: i64, g: Option<&str>) -> Option<i64> {
+        let sum = r.checked_add(o);
+        if sum.is_none() {
+            let in_gen = g.map_or(String::new(), |g| format!(" in generation `{g}`"));
+            self.d.err(at, format!("`{key}`: opcode {r} + offset {o}{in_gen} does not fit a 64-bit number"));
+        }
+        sum
     }
 
     /// A table value (an opcode or an offset) in each generation, oldest first.
@@ -730,12 +753,20 @@ impl Lower<'_> {
         for (j, (i, v)) in starts.iter().enumerate() {
             let Some(v) = v else { continue };
             let min = if j == 0 && *i == 0 { None } else { Some(gens[*i].value) };
-            let max = starts.get(j + 1).map(|(n, _)| gens[*n].value - 1);
+            let max = starts.get(j + 1).map(|(n, _)| last_before(&gens[*n]));
             let key = if present.len() > 1 { format!("{}@{}", name.value, gens[*i].name) } else { name.value.clone() };
             out.push((key, *v, Some(GenRange { min, max })));
         }
         out
     }
+}
+
+/// The last generation value before generation `g`, where a column of a
+/// per-generation value ends. Only the first generation may have value 0
+/// when they are in order; out of order (reported where they are read) the
+/// column ends at 0 rather than wrapping round to every generation.
+fn last_before(g: &Gen) -> u32 {
+    g.value.saturating_sub(1)
 }
 
 /// The Rust enum variant for an instruction key: `add.f` -> `AddF`.
@@ -1085,6 +1116,11 @@ impl<'b> Ctx<'_, 'b> {
                 def.fixed = true;
                 let ranges = to_ranges(&bits.value.0);
                 let width: u32 = ranges.iter().map(|r| r.width as u32).sum();
+                if width > 64 {
+                    // Reported with the field; its value is no number to place.
+                    mask |= in_word(&ranges, size);
+                    continue;
+                }
                 let signed = matches!(def.spec.map(|s| s.ty.value.as_str()), Some("int" | "offset" | "hexlit"));
                 if !fits(v.value, width, signed) {
                     self.d.err(
@@ -1097,7 +1133,7 @@ impl<'b> Ctx<'_, 'b> {
                         ),
                     );
                     // Still count its bits as fixed, so one mistake gives one error.
-                    mask |= ranges.iter().fold(0, |m, r| m | mask_of(r.lo as u32, r.width as u32)) & mask_of(0, size);
+                    mask |= in_word(&ranges, size);
                     continue;
                 }
                 if ranges.iter().any(|r| r.lo as u32 + r.width as u32 > size) {
@@ -1351,7 +1387,7 @@ impl<'b> Ctx<'_, 'b> {
         let ast = match expr::parse(text) {
             Ok(a) => a,
             Err(e) => {
-                self.d.err(at, format!("in expression `{text}`: {e}"));
+                self.d.err(at, format!("in expression `{}`: {e}", expr::quoted(text)));
                 return &[];
             }
         };
@@ -1360,7 +1396,7 @@ impl<'b> Ctx<'_, 'b> {
             Ok(ops) => leak(ops),
             Err(e) => {
                 self.d.push(
-                    Diagnostic::new(at.clone(), format!("in expression `{text}`: {e}"))
+                    Diagnostic::new(at.clone(), format!("in expression `{}`: {e}", expr::quoted(text)))
                         .note(format!("fields here: {}", names.join(", "))),
                 );
                 &[]
@@ -1747,6 +1783,13 @@ fn fits(v: i64, width: u32, signed: bool) -> bool {
     } else {
         v >= 0 && (v as u64) >> width == 0
     }
+}
+
+/// The bits of `ranges` that lie in a `size`-bit word (those past it are
+/// reported with their field).
+fn in_word(ranges: &[Range], size: u32) -> Bits {
+    let inside = ranges.iter().filter(|r| r.lo as u32 + r.width as u32 <= size);
+    inside.fold(0, |m, r| m | mask_of(r.lo as u32, r.width as u32))
 }
 
 /// `3..5, 9` for a mask with bits 3, 4, 5 and 9.

@@ -199,6 +199,11 @@ fn gen_values(g: &GenValues) -> &'static [GenValue] {
     )
 }
 
+/// The widest register a class may have, in bits. Widths are compared
+/// and divided into each other (a class of 64-bit registers counted in
+/// 32-bit ones), and multiples of their ratios must stay countable.
+pub const MAX_REG_BITS: u32 = 65536;
+
 /// What lowering the machine section needs from the rest of the spec.
 pub struct Names<'a> {
     pub sched: &'a [&'static str],
@@ -348,6 +353,17 @@ impl Ctx<'_, '_> {
                 let at = self.at(s.units.as_ref().expect("units was given"));
                 self.d.err(&at, "a register takes at least one unit");
             }
+            let bits = s.bits.as_ref().map_or(32, |b| b.value);
+            if !(1..=MAX_REG_BITS).contains(&bits) {
+                let at = self.at(s.bits.as_ref().expect("the default is in range"));
+                self.d.err(
+                    &at,
+                    format!(
+                        "register class `{}` has {bits}-bit registers; 1 to {MAX_REG_BITS} bits are allowed",
+                        k.value
+                    ),
+                );
+            }
             let mut align = Vec::new();
             for (n, a) in s.align.iter().flatten() {
                 if a.value == 0 || !a.value.is_power_of_two() {
@@ -364,7 +380,7 @@ impl Ctx<'_, '_> {
                 doc: s.doc.as_ref().map_or("", |d| leak_str(d.value.trim())),
                 file,
                 units,
-                bits: s.bits.as_ref().map_or(32, |b| b.value),
+                bits,
                 abi_file: s.abi_file.as_ref().map_or("", |f| leak_str(&f.value)),
                 count: s.count.as_ref().map(|c| c.value),
                 align: leak(align),

@@ -276,3 +276,135 @@ fn an_abi_argument_at_the_end_of_64_bits() {
         "14:24: variant `main`: `b`'s user data register 0xfffffff0 + 1 * 4294967295 does not fit 32 bits"
     );
 }
+
+/// `line:col: message` for each diagnostic of `d`, all at `path`.
+fn located(path: &Path, d: &[Diagnostic]) -> Vec<String> {
+    assert!(d.iter().all(|d| d.loc.file == path), "{d:#?}");
+    d.iter().map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message)).collect()
+}
+
+/// A table row's opcode plus its derived form's offset is added in
+/// 64 bits: near i64::MAX the sum must be an error at the row, not a
+/// wrapped (or, in a debug build, panicking) addition.
+#[test]
+fn a_derived_opcode_past_64_bits() {
+    let table = "instructions:\n  - extends: op\n    field: OPC\n    derive:\n      - {extends: op, offset: 1, tag: e64}\n    opcodes:\n      big: 9223372036854775807\n";
+    let spec = format!(
+        "isa: demo\ninstruction: inst\nbitsets:\n  inst:\n    size: 72\n    fields:\n      B: {{bits: 64..71, type: uint}}\n    display: \"{{NAME}} {{B}}\"\n  op:\n    extends: inst\n    fields:\n      OPC: {{bits: 0..63, type: int}}\n{table}"
+    );
+    let (path, d) = isa_errors("derived-opcode", spec.as_bytes());
+    assert_eq!(only(&path, &d), "19:12: `big@e64`: opcode 9223372036854775807 + offset 1 does not fit a 64-bit number");
+    // The same per generation.
+    let spec = spec
+        .replace("isa: demo\n", "isa: demo\ngenerations: [{name: g1, value: 1}, {name: g2, value: 2}]\n")
+        .replace("offset: 1,", "offset: {g1: 0, g2: -9223372036854775808},")
+        .replace("big: 9223372036854775807", "big: {g1: 1, g2: -1}");
+    let (path, d) = isa_errors("derived-opcode-gen", spec.as_bytes());
+    assert_eq!(
+        only(&path, &d),
+        "20:12: `big@e64`: opcode -1 + offset -9223372036854775808 in generation `g2` does not fit a 64-bit number"
+    );
+}
+
+/// A per-generation value holds until the generation before the next
+/// column's. Generations out of order are reported, and must not then
+/// make that generation's value 0 - 1 on the way.
+#[test]
+fn generations_out_of_order_with_a_per_generation_opcode() {
+    let spec = "isa: demo\ngenerations: [{name: a, value: 5}, {name: b, value: 0}]\ninstruction: inst\nbitsets:\n  inst:\n    size: 8\n    fields:\n      B: {bits: 4..7, type: uint}\n    display: \"{NAME} {B}\"\n  op:\n    extends: inst\n    fields:\n      OPC: {bits: 0..3, type: uint}\ninstructions:\n  - extends: op\n    field: OPC\n    opcodes:\n      x: {a: 1, b: 2}\n";
+    let (path, d) = isa_errors("gens-order", spec.as_bytes());
+    assert_eq!(only(&path, &d), "2:53: generations must be listed oldest first, with increasing values");
+    // The same through a per-generation format.
+    let spec = spec.replace("extends: op\n", "extends: {a: op, b: op}\n").replace("{a: 1, b: 2}", "1");
+    let (path, d) = isa_errors("gens-order-extends", spec.as_bytes());
+    assert_eq!(
+        located(&path, &d),
+        [
+            "2:53: generations must be listed oldest first, with increasing values",
+            // Both pieces start at the first generation, so both take its name.
+            "18:7: `x@a` is defined twice"
+        ]
+    );
+}
+
+/// `fixed:` marks the field's bits as identifying bits before the field
+/// itself is checked: a field starting past bit 127, or made of ranges
+/// wider together than a 128-bit word, must be reported, not shifted by
+/// 128 bits or more.
+#[test]
+fn a_fixed_value_on_a_field_past_bit_127_or_wider_than_128_bits() {
+    let far = GOOD.replace("    display", "    fixed: {A: 100}\n    display").replace("0..3", "200..203");
+    let (path, d) = isa_errors("fixed-far", far.as_bytes());
+    assert_eq!(
+        located(&path, &d),
+        [
+            "9:16: 100 does not fit field `A` (4 bits)",
+            "7:17: field `A` of `inst` (bits 200..203) lies outside the 8-bit encoding",
+            "4:3: `inst`: bits 0..3 are not covered"
+        ]
+    );
+    let wide = GOOD
+        .replace("size: 8", "size: 128")
+        .replace("0..3", "[0, 1..127, 0]")
+        .replace("B: {bits: 4..7, type: uint}", "B: {expr: A, type: uint}")
+        .replace("    display", "    fixed: {A: 0}\n    display");
+    let (path, d) = isa_errors("fixed-wide", wide.as_bytes());
+    assert_eq!(located(&path, &d), ["7:17: field `A` is 129 bits wide, more than 64; split it into several fields"]);
+}
+
+/// An operand type counting 1-bit registers converts a class of wider
+/// registers at multiples of the ratio of their widths: for 4294967295-bit
+/// registers, past what 32 bits count. The width is bounded where it is
+/// written (and a register has at least one bit).
+#[test]
+fn a_register_class_four_billion_bits_wide() {
+    let spec = "isa: demo\ninstruction: inst\nmachine:\n  register-files:\n    r: {units: 16}\n  register-classes:\n    a: {file: r, bits: 1, syntax: \"a{N}\"}\n    b: {file: r, bits: 4294967295, syntax: \"b{N}\"}\nbuilder:\n  operands:\n    reg: {registers: [a, b], width: W}\nbitsets:\n  reg:\n    size: 4\n    params:\n      W: {type: uint}\n    fields:\n      N: {bits: 0..3, type: uint}\n    display: \"r{N}\"\n  inst:\n    size: 8\n    fields:\n      A: {bits: 0..3, type: reg, params: {W: 1}}\n      B: {bits: 4..7, type: uint}\n    display: \"{NAME} {A}, {B}\"\n";
+    let path = dir("class-bits").join("isa.yaml");
+    std::fs::write(&path, spec).unwrap();
+    let Err(d) = isa_codegen::expand(&path) else { panic!("the spec expanded") };
+    assert_eq!(only(&path, &d), "8:24: register class `b` has 4294967295-bit registers; 1 to 65536 bits are allowed");
+    let zero = spec.replace("bits: 4294967295", "bits: 0");
+    std::fs::write(&path, zero).unwrap();
+    let Err(d) = isa_codegen::expand(&path) else { panic!("the spec expanded") };
+    assert_eq!(only(&path, &d), "8:24: register class `b` has 0-bit registers; 1 to 65536 bits are allowed");
+}
+
+/// Flat text, but each `||` nests the tree one level deeper: compiling
+/// (and dropping) it recursed 20,000 levels and overflowed the stack.
+#[test]
+fn a_condition_of_ten_thousand_comparisons() {
+    let cond: Vec<String> = (0..10_000).map(|i| format!("A == {i}")).collect();
+    let spec = GOOD.replace("    display", &format!("    requires: \"{}\"\n    display", cond.join(" || ")));
+    let (path, d) = isa_errors("long-expr", spec.as_bytes());
+    let msg = only(&path, &d);
+    assert!(msg.starts_with("9:15: in expression `A == 0 || A == 1 || "), "{}", &msg[..100]);
+    assert!(
+        msg.ends_with(
+            ": the expression has 39999 tokens; at most 2048 are allowed (derive parts of it in fields of their own)"
+        ),
+        "{}",
+        &msg[msg.len() - 200..]
+    );
+}
+
+/// Each constant `gen` is compared with starts a class of generations,
+/// and each class tabulated every leaf's decoding again: 4,000 constants
+/// and 256 leaves made millions of tabulations. Past a few dozen classes
+/// nothing is tabulated (the decoder evaluates the conditions as written).
+#[test]
+fn gen_compared_with_thousands_of_constants() {
+    let mut cases = String::from("    cases:\n");
+    for c in 0..8 {
+        let cond: Vec<String> = (0..500).map(|i| format!("gen == {}", 2 * (c * 500 + i) + 1)).collect();
+        cases.push_str(&format!("      - {{when: \"{}\", display: \"{{NAME}} {{B}}\"}}\n", cond.join(" || ")));
+    }
+    let rows: String = (0..256).map(|i| format!("      i{i}: {i}\n")).collect();
+    let spec = format!(
+        "isa: demo\ngenerations: [{{name: g0, value: 0}}, {{name: g1, value: 100000}}]\ninstruction: inst\nbitsets:\n  inst:\n    size: 16\n    fields:\n      B: {{bits: 8..15, type: uint}}\n    display: \"{{NAME}} {{B}}\"\n{cases}  op:\n    extends: inst\n    fields:\n      OPC: {{bits: 0..7, type: uint}}\ninstructions:\n  - extends: op\n    field: OPC\n    opcodes:\n{rows}"
+    );
+    let path = dir("gen-classes").join("isa.yaml");
+    std::fs::write(&path, spec).unwrap();
+    let spec = isa_codegen::load(&path).unwrap_or_else(|d| panic!("{d:#?}"));
+    assert_eq!(spec.isa.leaves.len(), 256);
+    assert!(spec.isa.dispatch.unwrap().gen_bounds.is_empty());
+}

@@ -323,7 +323,7 @@ impl Lower<'_> {
                     }
                     Scope::Layout { .. } => "names: parameters, `gen`, `i` (with `count`), `size` (in invariants)",
                 };
-                self.d.push(Diagnostic::new(at, format!("expression `{}`: {m}", e.value.0)).note(hint));
+                self.d.push(Diagnostic::new(at, format!("expression `{}`: {m}", expr::quoted(&e.value.0))).note(hint));
                 None
             }
         }
