@@ -429,6 +429,19 @@ impl<'d> Lower<'d> {
             self.d.err(&loc(rp, inst_root), format!("`instruction: {}` names no bitset", inst_root.value));
             return None;
         }
+        // Encodings, groups and enums are numbered in 16 bits everywhere
+        // after this: more would be cut short, not an error, so they are
+        // refused here, before anything walks them.
+        for (what, n, at) in [
+            ("bitsets (table rows included)", bdefs.len(), bdefs.get_index(MAX_DEFS).map(|(_, b)| b.at.clone())),
+            ("enums and sets", enums.len(), None),
+        ] {
+            if n > MAX_DEFS {
+                let at = at.unwrap_or_else(|| at_root.clone());
+                self.d.err(&at, format!("the spec defines {n} {what}; at most {MAX_DEFS} are allowed"));
+                return None;
+            }
+        }
 
         // Syntaxes: each may rename mnemonics by encoding key.
         let mut syntaxes = Vec::new();
@@ -760,6 +773,11 @@ impl Lower<'_> {
         out
     }
 }
+
+/// Most bitsets (each table row and derived form is one) and most enums a
+/// spec defines: the runtime numbers encodings, operand groups and enums
+/// in 16 bits.
+pub const MAX_DEFS: usize = 1 << 16;
 
 /// The last generation value before generation `g`, where a column of a
 /// per-generation value ends. Only the first generation may have value 0

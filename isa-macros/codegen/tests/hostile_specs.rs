@@ -408,3 +408,19 @@ fn gen_compared_with_thousands_of_constants() {
     assert_eq!(spec.isa.leaves.len(), 256);
     assert!(spec.isa.dispatch.unwrap().gen_bounds.is_empty());
 }
+
+/// Encodings are numbered in 16 bits: a table of 65,535 rows beside two
+/// bitsets is one too many, refused at the first one past the limit rather
+/// than numbered modulo 65,536.
+#[test]
+fn sixty_five_thousand_table_rows() {
+    let rows: String = (0..65_535).map(|i| format!("      i{i}: {i}\n")).collect();
+    let spec = format!(
+        "isa: demo\ninstruction: inst\nbitsets:\n  inst:\n    size: 24\n    fields:\n      B: {{bits: 16..23, type: uint}}\n    display: \"{{NAME}} {{B}}\"\n  op:\n    extends: inst\n    fields:\n      OPC: {{bits: 0..15, type: uint}}\ninstructions:\n  - extends: op\n    field: OPC\n    opcodes:\n{rows}"
+    );
+    let (path, d) = isa_errors("many-rows", spec.as_bytes());
+    assert_eq!(
+        only(&path, &d),
+        "65551:7: the spec defines 65537 bitsets (table rows included); at most 65536 are allowed"
+    );
+}
