@@ -27,8 +27,13 @@ fn isa_errors(name: &str, bytes: &[u8]) -> (PathBuf, Vec<Diagnostic>) {
 /// The one diagnostic of `d`, at `path`, as `line:col: message`.
 fn only(path: &Path, d: &[Diagnostic]) -> String {
     assert_eq!(d.len(), 1, "{d:#?}");
-    assert_eq!(d[0].loc.file, path);
-    format!("{}:{}: {}", d[0].loc.line, d[0].loc.col, d[0].message)
+    located(path, d).remove(0)
+}
+
+/// `line:col: message` for each diagnostic of `d`, all at `path`.
+fn located(path: &Path, d: &[Diagnostic]) -> Vec<String> {
+    assert!(d.iter().all(|d| d.loc.file == path), "{d:#?}");
+    d.iter().map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message)).collect()
 }
 
 /// A valid spec: one 8-bit encoding with two fields.
@@ -275,12 +280,6 @@ fn an_abi_argument_at_the_end_of_64_bits() {
         only(&path, &d),
         "14:24: variant `main`: `b`'s user data register 0xfffffff0 + 1 * 4294967295 does not fit 32 bits"
     );
-}
-
-/// `line:col: message` for each diagnostic of `d`, all at `path`.
-fn located(path: &Path, d: &[Diagnostic]) -> Vec<String> {
-    assert!(d.iter().all(|d| d.loc.file == path), "{d:#?}");
-    d.iter().map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message)).collect()
 }
 
 /// A table row's opcode plus its derived form's offset is added in
