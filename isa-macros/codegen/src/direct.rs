@@ -37,22 +37,7 @@ const NOTHING: Probe = Probe {
 /// The direct decoder for the first group's `tree` and the plans of every
 /// generation class (`plans`, class-major, `leaves` per class).
 pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
-    let mut b = Builder {
-        d,
-        bitmaps: vec![!0],
-        bitmap_at: HashMap::new(),
-        probes: vec![NOTHING],
-        probe_at: HashMap::new(),
-        more: Vec::new(),
-        more_at: HashMap::new(),
-        asks: Vec::new(),
-        asks_at: HashMap::new(),
-        cuts: Vec::new(),
-        cuts_at: HashMap::new(),
-        joined_at: HashMap::new(),
-    };
-    b.probe_at.insert(NOTHING, NO_PROBE);
-    b.bitmap_at.insert(vec![!0], 0);
+    let mut b = Builder::new(d);
     // The tree's shape, the same in every class; its ends are candidate
     // lists (offsets in `tree.lists`; `u32::MAX` for none) until a class
     // puts its probes there. The root is always a node (of no bits when the
@@ -90,6 +75,13 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         cuts: leak(b.cuts),
     }
 }
+
+/// Most values [`Builder::join`] evaluates for one spec (GCN's probes take
+/// some 1.6 million): parts are joined per probe, and a spec of thousands of
+/// encodings with parts of their own would otherwise cost up to 65,536
+/// values each. Parts not joined are read one by one, or the probe leaves
+/// the word to the general tables: the same answers.
+const MAX_JOINED: u64 = 1 << 24;
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
@@ -156,9 +148,34 @@ struct Builder<'a> {
     /// operand kinds side by side recur in many probes, and a join of 16
     /// bits evaluates 65,536 values.
     joined_at: HashMap<Vec<Unpacked>, Option<Unpacked>>,
+    /// Values [`Builder::join`] has evaluated, against [`MAX_JOINED`].
+    join_spent: u64,
 }
 
-impl Builder<'_> {
+impl<'a> Builder<'a> {
+    /// A builder over `d` with only the probe that matches nothing and the
+    /// bitmap of all ones (word 0).
+    fn new(d: &'a Dispatch) -> Builder<'a> {
+        let mut b = Builder {
+            d,
+            bitmaps: vec![!0],
+            bitmap_at: HashMap::new(),
+            probes: vec![NOTHING],
+            probe_at: HashMap::new(),
+            more: Vec::new(),
+            more_at: HashMap::new(),
+            asks: Vec::new(),
+            asks_at: HashMap::new(),
+            cuts: Vec::new(),
+            cuts_at: HashMap::new(),
+            joined_at: HashMap::new(),
+            join_spent: 0,
+        };
+        b.probe_at.insert(NOTHING, NO_PROBE);
+        b.bitmap_at.insert(vec![!0], 0);
+        b
+    }
+
     /// The probes for the candidate list at `at` (in `tree.lists`;
     /// `u32::MAX` for none): the first two leaves present in the class,
     /// while each has a probe.
@@ -461,9 +478,10 @@ impl Builder<'_> {
             end += w;
         }
         let width = end - lo;
-        if width > Part::MAX_BITS {
+        if width > Part::MAX_BITS || self.join_spent + (1 << width) > MAX_JOINED {
             return None;
         }
+        self.join_spent += 1 << width;
         let mut bitmap = vec![0u64; (1usize << width).div_ceil(64)];
         for v in 0..1u64 << width {
             let word = v << lo;
@@ -694,6 +712,23 @@ mod tests {
         assert_eq!(decode(0x1000_0000).map(|i| i.len), Some(4));
         assert_eq!(decode(0x1000_1000).map(|i| i.len), Some(8), "bits 12..14 are 1");
         assert_eq!(decode(0x1000_8000).map(|i| i.len), Some(8), "bits 14..16 are 2");
+    }
+
+    /// Joining stops at its budget: parts not joined are read one by one.
+    #[test]
+    fn parts_are_joined_within_the_budget() {
+        let d = dispatch();
+        let mut b = Builder::new(&d);
+        let low = b.masked(vec![0b0111], 2);
+        let high = b.masked(vec![0b1101], 2);
+        let parts = [(vec![(12, 2)], low), (vec![(14, 2)], high)];
+        b.join_spent = MAX_JOINED - 15;
+        assert_eq!(b.join(&parts), None, "16 values, 15 left");
+        b.join_spent = MAX_JOINED - 16;
+        let (runs, at) = b.join(&parts).expect("16 values, 16 left");
+        assert_eq!(runs, vec![(12, 4)]);
+        assert_eq!(b.bitmaps[at as usize] & 0xffff, 0b0111_0111_0000_0111, "where both hold");
+        assert_eq!(b.join_spent, MAX_JOINED);
     }
 
     #[test]

@@ -27,6 +27,15 @@ pub const MAX_UNIT_BITS: u32 = 12;
 /// resort, because each such part costs 65,536 evaluations at build time;
 /// the alternative is evaluating the part on every word decoded.
 pub const MAX_WIDE_UNIT_BITS: u32 = 16;
+/// Most evaluations the tables of one spec may spend, over every part
+/// tabulated: GCN's take some 2.1 million, ir3's half a million. Each part
+/// costs up to 65,536 (a wide one) and distinct conditions are not shared,
+/// so a spec of thousands of encodings whose conditions each read a 16-bit
+/// field would otherwise take minutes to build; past the budget a part is
+/// left to the engine, which evaluates it as written on each word (the
+/// same answers, decoded more slowly).
+pub const MAX_EVALUATIONS: u64 = 1 << 24;
+
 /// How wide a part [`Plans::tabulate`] may tabulate whole.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Width {
@@ -732,6 +741,8 @@ struct Plans {
     ranges_at: HashMap<Vec<Range>, u32>,
     /// Tabulated parts by (key, bits tabulated, identifying bits read, generation).
     memo: HashMap<(String, Bits, Bits, u32), Unit>,
+    /// Evaluations spent so far, against [`MAX_EVALUATIONS`].
+    spent: u64,
 }
 
 impl Plans {
@@ -888,9 +899,9 @@ impl Plans {
                             let more = |w: Bits| reads(known, w, true).map(|d| d & !known);
                             let cuts = p.cuts.as_ref().map(|c| move |w: Bits, wide: Bits| c(known, w, wide));
                             let cuts = cuts.as_ref().map(|c| c as &dyn Fn(Bits, Bits) -> Option<Vec<i64>>);
-                            self.unit(base, n, &*p.holds, Some(&more), cuts)
+                            self.unit(base, n, &*p.holds, Some(&more), cuts)?
                         }
-                        _ => self.unit(base, deps, &*p.holds, None, None),
+                        _ => self.unit(base, deps, &*p.holds, None, None)?,
                     };
                     self.memo.insert(memo_key, u);
                     u
@@ -906,11 +917,22 @@ impl Plans {
         Some(units)
     }
 
+    /// Whether `n` more evaluations fit [`MAX_EVALUATIONS`]; if so they
+    /// are spent.
+    fn spend(&mut self, n: u64) -> bool {
+        let fits = self.spent.saturating_add(n) <= MAX_EVALUATIONS;
+        if fits {
+            self.spent += n;
+        }
+        fits
+    }
+
     /// Tabulates `holds` over the bits `deps`, the others as in `base`. With
     /// `more`, only the values for which it says the answer reads no other
     /// bit are answered; for the others, a unit over the other bits it
     /// names; when they are too many, a unit over their intervals if `cuts`
     /// finds the constants they are compared with, else "ask the engine".
+    /// `None` when the values are more than the budget has left.
     fn unit(
         &mut self,
         base: Bits,
@@ -918,8 +940,11 @@ impl Plans {
         holds: &dyn Fn(Bits) -> bool,
         more: Option<&dyn Fn(Bits) -> Option<Bits>>,
         cuts: Option<&dyn Fn(Bits, Bits) -> Option<Vec<i64>>>,
-    ) -> Unit {
+    ) -> Option<Unit> {
         let n = deps.count_ones();
+        if !self.spend(1 << n) {
+            return None;
+        }
         let mut bitmap = vec![0u64; (1usize << n).div_ceil(64)];
         let mut ask = vec![0u64; bitmap.len()];
         let mut subs = vec![NO_ASK; 1 << n];
@@ -935,7 +960,7 @@ impl Plans {
                 Some(other) => {
                     ask[(i / 64) as usize] |= 1 << (i % 64);
                     let u = match other {
-                        Some(d) if d.count_ones() <= MAX_UNIT_BITS => Some(self.unit(w, d, holds, None, None)),
+                        Some(d) if d.count_ones() <= MAX_UNIT_BITS => self.unit(w, d, holds, None, None),
                         Some(d) => cuts.and_then(|c| self.intervals(w, d, holds, c(w, d)?)),
                         None => None,
                     };
@@ -955,7 +980,7 @@ impl Plans {
             [one] => (one.lo, one.width),
             _ => (0, 0),
         };
-        Unit {
+        Some(Unit {
             lo,
             width,
             range_start,
@@ -965,7 +990,7 @@ impl Plans {
             sub,
             case: NO_FIELD,
             field: NO_FIELD,
-        }
+        })
     }
 
     /// Tabulates `holds` over the intervals of the bits `wide` (one run, read
@@ -973,7 +998,8 @@ impl Plans {
     /// delimit, the other bits as in `base`: a comparison with `c` changes
     /// value only at `c` or `c + 1`, so the answer is the same throughout
     /// each interval and its first value stands for it. `None` when `wide`
-    /// is not one run a 64-bit number holds, or the intervals are too many.
+    /// is not one run a 64-bit number holds, the intervals are too many, or
+    /// the budget has not that many evaluations left.
     fn intervals(&mut self, base: Bits, wide: Bits, holds: &dyn Fn(Bits) -> bool, cut: Vec<i64>) -> Option<Unit> {
         let [run] = runs(wide)[..] else { return None };
         // Past 62 bits the engine's signed comparisons would not follow the
@@ -991,6 +1017,9 @@ impl Plans {
         starts.push(0);
         starts.sort_unstable();
         starts.dedup();
+        if !self.spend(starts.len() as u64) {
+            return None;
+        }
         // Neighbouring intervals with the same answer are one.
         let (mut kept, mut answers) = (Vec::new(), Vec::new());
         for s in starts {

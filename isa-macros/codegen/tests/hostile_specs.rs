@@ -423,3 +423,35 @@ fn sixty_five_thousand_table_rows() {
         "65551:7: the spec defines 65537 bitsets (table rows included); at most 65536 are allowed"
     );
 }
+
+/// Each encoding's condition reads a 16-bit field its own way, so no two
+/// tabulations are shared: 65,536 evaluations each, and a spec of
+/// thousands took minutes to load. The tables stop at their budget and
+/// leave the rest to the engine, which answers the same.
+#[test]
+fn thousands_of_conditions_on_a_sixteen_bit_field() {
+    let rows: String = (0..2_000)
+        .map(|i| format!("  i{i}:\n    extends: op\n    fixed: {{OPC: {i}}}\n    requires: \"W / {} != 7\"\n", i + 2))
+        .collect();
+    let spec = format!(
+        "isa: demo\ninstruction: inst\nbitsets:\n  inst:\n    size: 27\n    fields:\n      W: {{bits: 11..26, type: uint}}\n    display: \"{{NAME}} {{W}}\"\n  op:\n    extends: inst\n    fields:\n      OPC: {{bits: 0..10, type: uint}}\n{rows}"
+    );
+    let path = dir("conditions").join("isa.yaml");
+    std::fs::write(&path, spec).unwrap();
+    let isa = isa_codegen::load(&path).unwrap_or_else(|d| panic!("{d:#?}")).isa;
+    let plans = isa.dispatch.expect("tables").plans;
+    let slow = |leaf: usize| plans[leaf].flags & isa_runtime::Plan::REQUIRES_SLOW != 0;
+    let leaf = |name: &str| isa.leaves.iter().position(|l| l.name == name).expect("a leaf");
+    let (first, last) = (leaf("i0"), leaf("i1999"));
+    assert!(!slow(first), "the first conditions are tabulated");
+    assert!(slow(last), "the last are left to the engine");
+    // Both decode as the conditions say: `W / (i + 2) != 7`.
+    for (i, at) in [(0u32, first), (1999, last)] {
+        let word = |w: u32| isa_runtime::Bits::from(i | w << 11);
+        let w_fails = 7 * (i + 2);
+        assert_eq!(isa.decode(word(w_fails - 1), isa.default_gen).map(|d| d.leaf as usize), Ok(at));
+        assert!(isa.decode(word(w_fails), isa.default_gen).is_err(), "i{i}: W = {w_fails} fails its condition");
+        assert!(isa.decode(word(w_fails + i + 1), isa.default_gen).is_err());
+        assert_eq!(isa.decode(word(w_fails + i + 2), isa.default_gen).map(|d| d.leaf as usize), Ok(at));
+    }
+}
