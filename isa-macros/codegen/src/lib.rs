@@ -15,6 +15,7 @@ pub mod fuzz;
 pub mod json_schema;
 pub mod lower;
 pub mod machine;
+pub mod overlap;
 pub mod schema;
 pub mod sets;
 pub mod yaml;

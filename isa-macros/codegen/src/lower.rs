@@ -598,8 +598,7 @@ impl Lower<'_> {
         };
         let mut bases: Vec<(usize, &String)> = Vec::new();
         for (g, b) in cols {
-            match gens.iter().position(|x| x.name == *g || x.aliases.contains(&g.as_str()) || x.value.to_string() == *g)
-            {
+            match gen_index(gens, g) {
                 Some(i) if bases.last().is_none_or(|(j, _)| *j < i) => bases.push((i, b)),
                 Some(_) => {
                     self.d.err(&loc(file, extends), "list the generations of `extends` oldest first");
@@ -747,8 +746,7 @@ impl Lower<'_> {
         };
         let mut starts = Vec::new();
         for (g, v) in cols {
-            match gens.iter().position(|x| x.name == g || x.aliases.contains(&g.as_str()) || x.value.to_string() == *g)
-            {
+            match gen_index(gens, g) {
                 Some(i) => starts.push((i, *v)),
                 None => {
                     self.d
@@ -778,6 +776,14 @@ impl Lower<'_> {
 /// spec defines: the runtime numbers encodings, operand groups and enums
 /// in 16 bits.
 pub const MAX_DEFS: usize = 1 << 16;
+
+/// Where the generation that `g` names (its name, an alias, or its value
+/// in decimal) is in `gens`: the first that answers to it.
+fn gen_index(gens: &[Gen], g: &str) -> Option<usize> {
+    // The value read once, not each generation's value written out.
+    let value = g.parse::<u32>().ok().filter(|v| v.to_string() == g);
+    gens.iter().position(|x| x.name == g || x.aliases.contains(&g) || Some(x.value) == value)
+}
 
 /// The last generation value before generation `g`, where a column of a
 /// per-generation value ends. Only the first generation may have value 0
@@ -1706,43 +1712,68 @@ impl<'b> Ctx<'_, 'b> {
     }
 
     /// No two encodings of a group may match the same word in one generation,
-    /// unless their priorities say which wins.
+    /// unless their priorities say which wins (see [`crate::overlap`]).
     fn check_ambiguity(&mut self, groups: &[Group], leaves: &[(String, Leaf)]) {
         for g in groups {
-            for (i, &a) in g.leaves.iter().enumerate() {
-                for &b in &g.leaves[i + 1..] {
-                    let (ka, la) = &leaves[a as usize];
-                    let (kb, lb) = &leaves[b as usize];
-                    if la.gen_max < lb.gen_min || lb.gen_max < la.gen_min {
-                        continue;
+            let encs: Vec<crate::overlap::Enc> = g
+                .leaves
+                .iter()
+                .map(|&l| {
+                    let (key, leaf) = &leaves[l as usize];
+                    crate::overlap::Enc {
+                        mask: leaf.mask,
+                        value: leaf.value,
+                        gens: (leaf.gen_min, leaf.gen_max),
+                        priority: self.priority_of(key),
                     }
-                    if (la.value ^ lb.value) & la.mask & lb.mask != 0 {
-                        continue;
-                    }
-                    let pa = self.priority_of(ka);
-                    let pb = self.priority_of(kb);
-                    if pa != pb {
-                        continue;
-                    }
-                    let common = la.value | lb.value;
-                    let (lo, hi) = (la.gen_min.max(lb.gen_min), la.gen_max.min(lb.gen_max));
-                    let gens = if lo == 0 && hi == u32::MAX {
-                        "every generation".to_string()
-                    } else {
-                        format!("generations {lo}..{hi}")
-                    };
-                    let at = self.bdefs[kb].at.clone();
-                    self.d.push(
-                        Diagnostic::new(
-                            at,
-                            format!("encodings `{ka}` and `{kb}` can both match 0x{common:x} in {gens}"),
-                        )
-                        .note(format!("`{ka}` is defined at {}", self.bdefs[ka].at))
-                        .note(
-                            "make their fixed bits differ, narrow a generation range, or give one a higher `priority`",
+                })
+                .collect();
+            let found = crate::overlap::overlaps(&encs);
+            let key = |i: usize| &leaves[g.leaves[i] as usize].0;
+            for &(i, j) in &found.pairs {
+                let ((ka, la), (kb, lb)) = (&leaves[g.leaves[i] as usize], &leaves[g.leaves[j] as usize]);
+                let common = la.value | lb.value;
+                let (lo, hi) = (la.gen_min.max(lb.gen_min), la.gen_max.min(lb.gen_max));
+                let gens = if lo == 0 && hi == u32::MAX {
+                    "every generation".to_string()
+                } else {
+                    format!("generations {lo}..{hi}")
+                };
+                self.d.push(
+                    Diagnostic::new(
+                        self.bdefs[kb].at.clone(),
+                        format!("encodings `{ka}` and `{kb}` can both match 0x{common:x} in {gens}"),
+                    )
+                    .note(format!("`{ka}` is defined at {}", self.bdefs[ka].at))
+                    .note("make their fixed bits differ, narrow a generation range, or give one a higher `priority`"),
+                );
+            }
+            if found.more
+                && let Some(&(_, j)) = found.pairs.last()
+            {
+                let at = self.bdefs[key(j)].at.clone();
+                self.d.push(Diagnostic::new(
+                    at,
+                    format!(
+                        "more encodings of group `{}` overlap than the {} pairs reported",
+                        g.name,
+                        crate::overlap::MAX_PAIRS
+                    ),
+                ));
+            }
+            if let Some(i) = found.gave_up_at {
+                let at = self.bdefs[key(i)].at.clone();
+                self.d.push(
+                    Diagnostic::new(
+                        at,
+                        format!(
+                            "too many encodings of group `{}` share their fixed bits and priority to check that no two match the same word ({} comparisons)",
+                            g.name,
+                            crate::overlap::MAX_WORK
                         ),
-                    );
-                }
+                    )
+                    .note("encodings told apart only by their generations cost a comparison per pair; give them fixed bits that differ"),
+                );
             }
         }
     }
