@@ -227,6 +227,14 @@ impl<'d> Lower<'d> {
         let doc = root.doc.as_ref().map(|s| s.value.trim().to_string()).unwrap_or_default();
 
         // Generations.
+        if let Some(g) = root.generations.as_ref().and_then(|g| g.get(MAX_GENERATIONS)) {
+            let n = root.generations.as_ref().map_or(0, Vec::len);
+            self.d.err(
+                &loc(rp, &g.value.name),
+                format!("the spec lists {n} generations; at most {MAX_GENERATIONS} are allowed"),
+            );
+            return None;
+        }
         let mut gens = Vec::new();
         for g in root.generations.iter().flatten() {
             let aliases: Vec<&'static str> = g.value.aliases.iter().flatten().map(|a| leak_str(&a.value)).collect();
@@ -771,6 +779,11 @@ impl Lower<'_> {
         out
     }
 }
+
+/// Most generations a spec lists: per-generation values are resolved
+/// generation by generation for every table row, so the work is rows times
+/// generations (a GPU family has a handful).
+pub const MAX_GENERATIONS: usize = 1024;
 
 /// Most bitsets (each table row and derived form is one) and most enums a
 /// spec defines: the runtime numbers encodings, operand groups and enums

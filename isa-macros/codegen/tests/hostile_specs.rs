@@ -473,3 +473,15 @@ fn twenty_thousand_encodings_that_all_overlap() {
     assert!(d[63].ends_with("can both match 0x0 in every generation"), "{}", d[63]);
     assert!(d[64].ends_with("more encodings of group `inst` overlap than the 64 pairs reported"), "{}", d[64]);
 }
+
+/// Per-generation values are resolved generation by generation for every
+/// row: more than 1,024 generations is an error at the first one past.
+#[test]
+fn a_thousand_and_twenty_five_generations() {
+    let gens: Vec<String> = (0..1_025).map(|g| format!("{{name: g{g}, value: {g}}}")).collect();
+    let spec = GOOD.replacen("instruction:", &format!("generations: [{}]\ninstruction:", gens.join(", ")), 1);
+    let (path, d) = isa_errors("generations", spec.as_bytes());
+    // At the 1,025th generation's name, on line 2.
+    let col = spec.find("g1024,").expect("the last generation") - spec.find("generations:").unwrap() + 1;
+    assert_eq!(only(&path, &d), format!("2:{col}: the spec lists 1025 generations; at most 1024 are allowed"));
+}
