@@ -1780,12 +1780,14 @@ impl<'b> Ctx<'_, 'b> {
                     Diagnostic::new(
                         at,
                         format!(
-                            "too many encodings of group `{}` share their fixed bits and priority to check that no two match the same word ({} comparisons)",
+                            "checking that no two of the {} encodings of group `{}` match the same word would take more than {} comparisons ({} masks of fixed bits and priorities)",
+                            encs.len(),
                             g.name,
-                            crate::overlap::MAX_WORK
+                            crate::overlap::MAX_WORK,
+                            found.classes
                         ),
                     )
-                    .note("encodings told apart only by their generations cost a comparison per pair; give them fixed bits that differ"),
+                    .note("encodings are compared pair by pair where each has a mask of its own, or where they share one and differ only in generation; give the group fewer masks, or fixed bits that differ"),
                 );
             }
         }

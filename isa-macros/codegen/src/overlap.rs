@@ -41,6 +41,10 @@ pub const MAX_PAIRS: usize = 64;
 /// not their generations reach it.
 pub const MAX_WORK: u64 = 1 << 26;
 
+/// Most pairs two classes may have for them to be compared pair by pair
+/// rather than through buckets.
+const SMALL: usize = 16;
+
 /// What [`overlaps`] found.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Overlaps {
@@ -52,6 +56,8 @@ pub struct Overlaps {
     /// When the work ran past [`MAX_WORK`], the encoding being checked:
     /// the pairs found so far are not all there are.
     pub gave_up_at: Option<usize>,
+    /// The classes (masks of fixed bits and priorities) compared.
+    pub classes: usize,
 }
 
 /// The pairs of `encs` that can match the same word (see the module
@@ -64,7 +70,7 @@ pub fn overlaps(encs: &[Enc]) -> Overlaps {
     // Only classes of one priority are compared: side by side once sorted.
     let mut classes: Vec<((Bits, i64), Vec<usize>)> = classes.into_iter().collect();
     classes.sort_by_key(|((_, prio), _)| *prio);
-    let mut out = Overlaps::default();
+    let mut out = Overlaps { classes: classes.len(), ..Overlaps::default() };
     let mut work: u64 = 0;
     let meet = |a: &Enc, b: &Enc| a.gens.0 <= b.gens.1 && b.gens.0 <= a.gens.1;
     'all: for (ci, ((mask_i, prio_i), members_i)) in classes.iter().enumerate() {
@@ -76,6 +82,23 @@ pub fn overlaps(encs: &[Enc]) -> Overlaps {
             }
             let common = mask_i & mask_j;
             let same = std::ptr::eq(members_i, members_j);
+            // Small classes (a spec of many masks) are compared pair by
+            // pair: no buckets to build.
+            if !same && members_i.len() * members_j.len() <= SMALL {
+                for &i in members_i {
+                    for &j in members_j {
+                        if over(&mut work) {
+                            out.gave_up_at = Some(i.max(j));
+                            break 'all;
+                        }
+                        let (a, b) = (&encs[i], &encs[j]);
+                        if (a.value ^ b.value) & common == 0 && meet(a, b) && !found(&mut out, i.min(j), i.max(j)) {
+                            break 'all;
+                        }
+                    }
+                }
+                continue;
+            }
             let mut buckets: HashMap<Bits, Vec<usize>> = HashMap::new();
             for &j in members_j {
                 if over(&mut work) {
@@ -245,6 +268,6 @@ mod tests {
                 _ => enc(0x3_ffff, 0x1_0000 | (i / 2) as Bits),
             })
             .collect();
-        assert_eq!(overlaps(&encs), Overlaps::default());
+        assert_eq!(overlaps(&encs), Overlaps { classes: 2, ..Overlaps::default() });
     }
 }

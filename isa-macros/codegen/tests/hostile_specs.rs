@@ -485,3 +485,34 @@ fn a_thousand_and_twenty_five_generations() {
     let col = spec.find("g1024,").expect("the last generation") - spec.find("generations:").unwrap() + 1;
     assert_eq!(only(&path, &d), format!("2:{col}: the spec lists 1025 generations; at most 1024 are allowed"));
 }
+
+/// Twelve thousand encodings, each with fixed bits of its own: no two
+/// overlap (bits 0..14 tell them apart), but with as many masks as
+/// encodings the check compares every pair, 72 million: it gives up at its
+/// budget and says so.
+#[test]
+fn twelve_thousand_encodings_each_with_a_mask_of_its_own() {
+    let bits =
+        |v: usize, one: char| -> String { (0..14).rev().map(|b| if v >> b & 1 == 1 { one } else { '0' }).collect() };
+    let leaves: String = (0..12_000)
+        .map(|k| {
+            format!(
+                "  e{k}:\n    extends: inst\n    pattern: {{0..13: \"{}\", 14..27: \"{}\"}}\n",
+                bits(k, '1'),
+                bits(k, 'x')
+            )
+        })
+        .collect();
+    let spec =
+        format!("isa: demo\ninstruction: inst\nbitsets:\n  inst:\n    size: 28\n    display: \"{{NAME}}\"\n{leaves}");
+    let (path, d) = isa_errors("masks", spec.as_bytes());
+    let d = located(&path, &d);
+    assert_eq!(d.len(), 1, "{:#?}", &d[..3.min(d.len())]);
+    assert!(
+        d[0].ends_with(
+            "checking that no two of the 12000 encodings of group `inst` match the same word would take more than 67108864 comparisons (12000 masks of fixed bits and priorities)"
+        ),
+        "{}",
+        d[0]
+    );
+}
