@@ -327,3 +327,73 @@ pub fn binop(op: BinOp, a: i64, b: i64) -> i64 {
         BinOp::Or => (a != 0 || b != 0) as i64,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TestRng;
+
+    /// A random well-formed postfix expression of constants, `gen` and
+    /// every operator, at most `depth` deep.
+    fn expr(rng: &mut TestRng, depth: u32, out: &mut Vec<Op>) {
+        const BINS: [BinOp; 18] = [
+            BinOp::Mul,
+            BinOp::Div,
+            BinOp::Rem,
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::BitAnd,
+            BinOp::BitXor,
+            BinOp::BitOr,
+            BinOp::And,
+            BinOp::Or,
+        ];
+        let pick = if depth == 0 { rng.next_u64() % 2 } else { rng.next_u64() % 5 };
+        match pick {
+            0 => out.push(Op::Lit([0, 1, 2, 7, 64, -1, 0x3f80_0000][(rng.next_u64() % 7) as usize])),
+            1 => out.push(Op::Gen),
+            2 => {
+                expr(rng, depth - 1, out);
+                out.push([Op::Not, Op::Neg, Op::BitNot][(rng.next_u64() % 3) as usize]);
+            }
+            3 => {
+                expr(rng, depth - 1, out);
+                expr(rng, depth - 1, out);
+                out.push(Op::Bin(BINS[(rng.next_u64() % BINS.len() as u64) as usize]));
+            }
+            _ => {
+                expr(rng, depth - 1, out);
+                expr(rng, depth - 1, out);
+                expr(rng, depth - 1, out);
+                out.push(Op::Select);
+            }
+        }
+    }
+
+    /// The engine's evaluator (its shortcuts for one operand, one
+    /// comparison and a constant's operator included) answers as the plain
+    /// stack evaluator does.
+    #[test]
+    fn eval_answers_as_the_plain_evaluator() {
+        static ISA: Isa = Isa::for_tests("t", &[], &[]);
+        let mut rng = TestRng::new(7);
+        for _ in 0..20_000 {
+            let mut e = Vec::new();
+            expr(&mut rng, 4, &mut e);
+            let gen_ = (rng.next_u64() % 10) as u32;
+            let want = value(&e, &mut |op| (op == Op::Gen).then_some(gen_ as i64));
+            let mut env = Env { isa: &ISA, bits: 0, gen_, read: 0, given: Given::NONE };
+            // Expressions are static tables; a test's are leaked.
+            let e: Expr = Box::leak(e.into_boxed_slice());
+            assert_eq!(Some(env.eval(&[], e)), want, "{e:?} in generation {gen_}");
+        }
+    }
+}
