@@ -152,6 +152,15 @@ impl Env<'_> {
             // The generator bounds the stack depth, so these pushes stay in range;
             // the checks keep a corrupted table from panicking all the same.
             match *op {
+                // A constant's operator at once (`LIT 64 <=`, `W 1 ==`): no
+                // push and pop between them.
+                Op::Lit(v)
+                    if let Some(&Op::Bin(op)) = e.get(k)
+                        && sp >= 1 =>
+                {
+                    k += 1;
+                    stack[sp - 1] = binop(op, stack[sp - 1], v);
+                }
                 Op::Lit(v) => push(&mut stack, &mut sp, v),
                 // A bit field's low bits inside a larger expression
                 // (`(C & 0x3ff) == 0`): only those are read, as above.
