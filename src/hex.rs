@@ -73,6 +73,12 @@ static CLASS: [u8; 256] = {
 const SEP: u8 = 16;
 const OTHER: u8 = 32;
 
+/// `0x??,0x?` in the first eight bytes of two tokens (little-endian): the
+/// bytes [`TWO_TOKENS_MASK`] keeps, with the `x` of either case (`X` once
+/// bit 5 is cleared).
+const TWO_TOKENS: u64 = u64::from_le_bytes([b'0', b'X', 0, 0, b',', b'0', b'X', 0]);
+const TWO_TOKENS_MASK: u64 = u64::from_le_bytes([0xff, 0xdf, 0, 0, 0xff, 0xff, 0xdf, 0]);
+
 /// Whether `c` parts tokens, in ASCII.
 fn separator(c: u8) -> bool {
     CLASS[c as usize] == SEP
@@ -89,8 +95,31 @@ fn read_plain(b: &[u8], format: Format, out: &mut Vec<u8>, text_only: bool) -> b
     let class = |i: usize| b.get(i).map_or(SEP, |&c| CLASS[c as usize]);
     let mut i = 0;
     if format == Format::Bytes {
-        // The usual spelling first, a token and the separator after it at a
-        // time (what the loop below reads the same, in more steps), the most
+        // The usual spelling first, two tokens and their commas at a time
+        // (`0xf9,0x00,`), the last two without the comma after them: the
+        // bytes that must be `0`, `x` or `X` and `,` are checked with one
+        // mask over the first eight, the four digits looked up (what the
+        // loops below read the same, in more steps).
+        let pair = |ten: &[u8]| -> Option<[u8; 2]> {
+            let w = u64::from_le_bytes(*ten.first_chunk::<8>()?);
+            let digits = [ten[2], ten[3], ten[7], *ten.get(8)?].map(|d| CLASS[d as usize]);
+            (w & TWO_TOKENS_MASK == TWO_TOKENS && digits.iter().fold(0, |a, d| a | d) < 16)
+                .then_some([digits[0] << 4 | digits[1], digits[2] << 4 | digits[3]])
+        };
+        while let Some(ten) = b.get(i..i + 10)
+            && ten[9] == b','
+            && let Some(two) = pair(ten)
+        {
+            out.extend_from_slice(&two);
+            i += 10;
+        }
+        if b.len() == i + 9
+            && let Some(two) = pair(&b[i..])
+        {
+            out.extend_from_slice(&two);
+            return true;
+        }
+        // Then a token and the separator after it at a time, the most
         // common separator, the comma, tested first.
         while let Some(&[z, x, h, l, s]) = b.get(i..).and_then(<[u8]>::first_chunk::<5>) {
             let (hi, lo) = (CLASS[h as usize], CLASS[l as usize]);
