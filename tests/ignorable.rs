@@ -88,3 +88,22 @@ fn operand_values_narrow_the_bound() {
     assert_eq!(isa.ignorable_for(&vgpr) & src0_low, 0, "v[3:4]: a VGPR ignores no bit of its code");
     assert_ne!(isa.ignorable_for(&sgpr) & src0_low, 0, "s[2:3]: a scalar pair may ignore its low bit");
 }
+
+/// The bounds found with one `Walked` kept across every instruction (as an
+/// `Assembler` keeps it), in either order, are those found afresh.
+#[test]
+fn bounds_found_with_the_operands_kept_are_those_found_afresh() {
+    for isa in isa_specs::TARGETS {
+        for g in corpus::gens(isa) {
+            let fresh: Vec<_> = (0..isa.leaves.len() as u16).map(|l| isa.ignorable_in(l, g)).collect();
+            let mut walked = isa_runtime::Walked::default();
+            for l in 0..isa.leaves.len() as u16 {
+                assert_eq!(isa.ignorable_in_with(l, g, &mut walked), fresh[l as usize], "{} gen {g}", isa.name);
+            }
+            let mut walked = isa_runtime::Walked::default();
+            for l in (0..isa.leaves.len() as u16).rev() {
+                assert_eq!(isa.ignorable_in_with(l, g, &mut walked), fresh[l as usize], "{} gen {g}", isa.name);
+            }
+        }
+    }
+}

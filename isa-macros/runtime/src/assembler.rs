@@ -83,6 +83,8 @@ pub struct Assembler<'a> {
     tries: Vec<(u16, u16, u32)>,
     /// By leaf, [`Isa::ignorable_in`] once found.
     ignorable: Vec<Option<Bits>>,
+    /// The operands' bounds found on the way (see [`crate::ignorable::Walked`]).
+    walked: crate::ignorable::Walked,
     canonical: u64,
     recalled: u64,
 }
@@ -129,6 +131,7 @@ impl Isa {
             order: Vec::new(),
             tries: Vec::new(),
             ignorable: Vec::new(),
+            walked: Default::default(),
             canonical: 0,
             recalled: 0,
         }
@@ -355,7 +358,8 @@ impl Assembler<'_> {
         if self.ignorable.len() < self.isa.leaves.len() {
             self.ignorable.resize(self.isa.leaves.len(), None);
         }
-        *self.ignorable[leaf as usize].get_or_insert_with(|| self.isa.ignorable_in(leaf, self.gen_))
+        let (isa, gen_, walked) = (self.isa, self.gen_, &mut self.walked);
+        *self.ignorable[leaf as usize].get_or_insert_with(|| isa.ignorable_in_with(leaf, gen_, walked))
     }
 }
 

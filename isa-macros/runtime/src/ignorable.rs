@@ -110,13 +110,20 @@ impl Isa {
     /// per instruction, since finding one walks every form of every
     /// operand once.
     pub fn ignorable_in(&self, leaf: u16, gen_: u32) -> Bits {
+        self.ignorable_in_with(leaf, gen_, &mut Walked::default())
+    }
+
+    /// [`Isa::ignorable_in`], with the operands' bounds found for other
+    /// instructions in `walked` (the same forms at the same places, passed
+    /// the same parameters, recur across an instruction set's encodings).
+    pub fn ignorable_in_with(&self, leaf: u16, gen_: u32, walked: &mut Walked) -> Bits {
         let every = self.ignorable(leaf);
         if every == 0 {
             return 0;
         }
         let mut path = [Step::top(leaf, 0); MAX_DEPTH];
         let mut budget = WALK_BUDGET;
-        let bound = ignorable_at((self, bounds(self)), gen_, &mut path, 0, &mut budget);
+        let bound = ignorable_at((self, bounds(self)), gen_, &mut path, 0, (&mut budget, walked));
         // An instruction whose operands nest too many forms keeps the
         // bound that holds for every generation and parameter.
         if budget == 0 { every } else { bound & every }
@@ -128,6 +135,18 @@ impl Isa {
 /// targets come near (only forms that may ignore a bit are visited).
 const WALK_BUDGET: u32 = 4096;
 
+/// The bounds [`ignorable_at`] found for operand forms, by all they depend
+/// on: the form, where it sits in the instruction word, the generation, and
+/// the parameters its field passes (each evaluated on no bits, and whether
+/// that read any). A form's conditions see nothing else of the
+/// instruction: its own fields, and its group's parameters.
+#[derive(Default)]
+pub struct Walked(std::collections::HashMap<WalkKey, Bits>);
+
+/// See [`Walked`]: the form, its place (`base` and the map's address and
+/// length), the generation, and the parameters passed.
+type WalkKey = (u16, u32, usize, usize, u32, Box<[(i64, bool)]>);
+
 /// The bound of [`Isa::ignorable_in`] for the leaf at `path[depth]`, in
 /// the instruction word, over every case of it and every form of its
 /// operands.
@@ -136,7 +155,7 @@ fn ignorable_at(
     gen_: u32,
     path: &mut [Step; MAX_DEPTH],
     depth: usize,
-    budget: &mut u32,
+    (budget, walked): (&mut u32, &mut Walked),
 ) -> Bits {
     if *budget == 0 {
         return !0;
@@ -161,15 +180,39 @@ fn ignorable_at(
     for (ci, case) in leaf.cases.iter().enumerate() {
         path[depth].case = ci as u16;
         for (fi, f) in case.fields.iter().enumerate() {
-            let (Ty::Group { group, .. }, Src::Bits(ranges)) = (f.ty, f.src) else { continue };
+            let (Ty::Group { group, params }, Src::Bits(ranges)) = (f.ty, f.src) else { continue };
             let Some((base, map)) = path[depth].child(ranges).filter(|_| depth + 1 < MAX_DEPTH) else {
                 out |= path[depth].in_word(all_of(ranges));
                 continue;
             };
             // Most forms (constants, named registers) ignore nothing.
-            for &form in static_bounds.ignoring.get(group as usize).map_or(&[][..], |g| g) {
+            let forms = static_bounds.ignoring.get(group as usize).map_or(&[][..], |g| g);
+            if forms.is_empty() {
+                continue;
+            }
+            // What the forms' conditions may read of the instruction: the
+            // parameters, as the form would evaluate them.
+            let passed: Box<[(i64, bool)]> = params
+                .iter()
+                .map(|&e| {
+                    let mut env = Env { isa, bits: 0, gen_, read: 0, given: Given::NONE };
+                    let v = env.eval(&path[..=depth], e);
+                    (v, env.read != 0)
+                })
+                .collect();
+            for &form in forms {
+                let key = (form, base, map.as_ptr() as usize, map.len(), gen_, passed.clone());
+                if let Some(&b) = walked.0.get(&key) {
+                    out |= b;
+                    continue;
+                }
                 path[depth + 1] = Step { leaf: form, case: 0, base, via: fi as u16, map };
-                out |= ignorable_at((isa, static_bounds), gen_, path, depth + 1, budget);
+                let b = ignorable_at((isa, static_bounds), gen_, path, depth + 1, (budget, walked));
+                // A bound cut short by the budget is not the form's.
+                if *budget > 0 {
+                    walked.0.insert(key, b);
+                }
+                out |= b;
             }
         }
     }

@@ -46,6 +46,7 @@ pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, 
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop, stack_depth, value as postfix_value};
+pub use ignorable::Walked;
 pub use intervals::Intervals;
 pub use machine::Machine;
 pub use parse::{conjuncts, disjuncts, select_operands};
