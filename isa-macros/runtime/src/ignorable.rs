@@ -14,6 +14,9 @@
 //! decoder may pick for it), so that an instruction's own operand values
 //! narrow its bound further ([`Isa::ignorable_for`]).
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
 use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
 use crate::eval::{Env, Given};
@@ -141,7 +144,7 @@ const WALK_BUDGET: u32 = 4096;
 /// that read any). A form's conditions see nothing else of the
 /// instruction: its own fields, and its group's parameters.
 #[derive(Default)]
-pub struct Walked(std::collections::HashMap<WalkKey, Bits>);
+pub struct Walked(HashMap<WalkKey, Bits, BuildHasherDefault<crate::recall::TextHasher>>);
 
 /// See [`Walked`]: the form, its place (`base` and the map's address and
 /// length), the generation, and the parameters passed.

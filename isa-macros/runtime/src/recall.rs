@@ -65,8 +65,9 @@ pub(crate) struct Recall {
     /// By leaf, by case: the case's pieces as this module reads them, once
     /// resolved.
     quick: Vec<Vec<Option<Plan>>>,
-    /// The operand contexts met, each the index of its texts.
-    contexts: HashMap<Context, u32>,
+    /// The operand contexts met, each the index of its texts (keys from
+    /// the spec, hashed the quick way).
+    contexts: HashMap<Context, u32, BuildHasherDefault<TextHasher>>,
     /// By context, the readings remembered, by text.
     texts: Vec<Texts>,
     /// By context, how many it may remember.
@@ -271,7 +272,7 @@ impl Recall {
             syntax,
             plans: PrintPlans::new(isa),
             quick: Vec::new(),
-            contexts: HashMap::new(),
+            contexts: HashMap::default(),
             texts: Vec::new(),
             capacity: Vec::new(),
             entries: 0,
@@ -653,10 +654,11 @@ fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
     (named & !covered == 0).then_some(l)
 }
 
-/// A hasher for short byte strings (operand texts): eight bytes at a time,
-/// a multiply and a rotation each, where the standard hasher's rounds cost
-/// more than the lookup they serve. Not resistant to chosen collisions,
-/// which cost time, never a wrong answer: a text is compared whole.
+/// A hasher for short byte strings (operand texts) and small keys from the
+/// spec: eight bytes at a time, a multiply and a rotation each, where the
+/// standard hasher's rounds cost more than the lookup they serve. Not
+/// resistant to chosen collisions, which cost time, never a wrong answer:
+/// a key is compared whole.
 #[derive(Default)]
 pub(crate) struct TextHasher(u64);
 
