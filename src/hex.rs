@@ -296,17 +296,21 @@ pub fn write(bits: u128, len: usize, format: Format, out: &mut String) {
             }
         }
         Format::Bytes => {
-            // By hand rather than through `write!`: an assembler writes
-            // millions of these.
+            // By hand rather than through `write!`, and into one buffer
+            // appended at once: an assembler writes millions of these.
             const DIGITS: &[u8; 16] = b"0123456789abcdef";
-            for (i, &b) in bytes.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str("0x");
-                out.push(DIGITS[(b >> 4) as usize] as char);
-                out.push(DIGITS[(b & 15) as usize] as char);
+            let mut buf = [b','; 16 * 5];
+            for (k, &b) in bytes.iter().enumerate() {
+                buf[5 * k..5 * k + 4].copy_from_slice(&[
+                    b'0',
+                    b'x',
+                    DIGITS[(b >> 4) as usize],
+                    DIGITS[(b & 15) as usize],
+                ]);
             }
+            let n = (5 * bytes.len()).saturating_sub(1);
+            // ASCII by construction: the check cannot fail.
+            out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
         }
     }
 }
