@@ -36,9 +36,10 @@ pub struct Enc {
 pub const MAX_PAIRS: usize = 64;
 
 /// Most lookups and comparisons the check makes: 2^26, a second or so.
-/// Real specs take far fewer (a few dozen classes times a few thousand
-/// encodings); only encodings that share their fixed bits and priority but
-/// not their generations reach it.
+/// Real specs take far fewer (about a hundred classes times a few thousand
+/// encodings); only a group of thousands of masks, or of many encodings
+/// that share their fixed bits and priority but not their generations,
+/// reaches it.
 pub const MAX_WORK: u64 = 1 << 26;
 
 /// Most pairs two classes may have for them to be compared pair by pair
