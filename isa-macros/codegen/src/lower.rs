@@ -1787,7 +1787,7 @@ impl<'b> Ctx<'_, 'b> {
                             found.classes
                         ),
                     )
-                    .note("encodings are compared pair by pair where each has a mask of its own, or where they share one and differ only in generation; give the group fewer masks, or fixed bits that differ"),
+                    .note("encodings are compared pair by pair where each has a mask of its own, or where two masks' encodings agree on the bits both fix and differ only in generation; give the group fewer masks, or fixed bits that differ"),
                 );
             }
         }
