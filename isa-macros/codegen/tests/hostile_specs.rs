@@ -36,6 +36,16 @@ fn located(path: &Path, d: &[Diagnostic]) -> Vec<String> {
     d.iter().map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message)).collect()
 }
 
+/// A spec of one opcode table: `OPC` in the low `opc_bits` bits, an 8-bit
+/// field `B` above it, and `rows` (`      name: opcode` lines) from line 17.
+fn table_spec(opc_bits: u32, rows: &str) -> String {
+    let (size, last) = (opc_bits + 8, opc_bits - 1);
+    format!(
+        "isa: demo\ninstruction: inst\nbitsets:\n  inst:\n    size: {size}\n    fields:\n      B: {{bits: {opc_bits}..{}, type: uint}}\n    display: \"{{NAME}} {{B}}\"\n  op:\n    extends: inst\n    fields:\n      OPC: {{bits: 0..{last}, type: uint}}\ninstructions:\n  - extends: op\n    field: OPC\n    opcodes:\n{rows}",
+        size - 1
+    )
+}
+
 /// A valid spec: one 8-bit encoding with two fields.
 const GOOD: &str = r#"isa: demo
 instruction: inst
@@ -414,10 +424,7 @@ fn gen_compared_with_thousands_of_constants() {
 #[test]
 fn sixty_five_thousand_table_rows() {
     let rows: String = (0..65_535).map(|i| format!("      i{i}: {i}\n")).collect();
-    let spec = format!(
-        "isa: demo\ninstruction: inst\nbitsets:\n  inst:\n    size: 24\n    fields:\n      B: {{bits: 16..23, type: uint}}\n    display: \"{{NAME}} {{B}}\"\n  op:\n    extends: inst\n    fields:\n      OPC: {{bits: 0..15, type: uint}}\ninstructions:\n  - extends: op\n    field: OPC\n    opcodes:\n{rows}"
-    );
-    let (path, d) = isa_errors("many-rows", spec.as_bytes());
+    let (path, d) = isa_errors("many-rows", table_spec(16, &rows).as_bytes());
     assert_eq!(
         only(&path, &d),
         "65551:7: the spec defines 65537 bitsets (table rows included); at most 65536 are allowed"
@@ -463,10 +470,7 @@ fn thousands_of_conditions_on_a_sixteen_bit_field() {
 #[test]
 fn twenty_thousand_encodings_that_all_overlap() {
     let rows: String = (0..20_000).map(|i| format!("      i{i}: 0\n")).collect();
-    let spec = format!(
-        "isa: demo\ninstruction: inst\nbitsets:\n  inst:\n    size: 16\n    fields:\n      B: {{bits: 8..15, type: uint}}\n    display: \"{{NAME}} {{B}}\"\n  op:\n    extends: inst\n    fields:\n      OPC: {{bits: 0..7, type: uint}}\ninstructions:\n  - extends: op\n    field: OPC\n    opcodes:\n{rows}"
-    );
-    let (path, d) = isa_errors("all-overlap", spec.as_bytes());
+    let (path, d) = isa_errors("all-overlap", table_spec(8, &rows).as_bytes());
     let d = located(&path, &d);
     assert_eq!(d.len(), 65, "{:#?}", &d[..3.min(d.len())]);
     assert_eq!(d[0], "18:7: encodings `i0` and `i1` can both match 0x0 in every generation");
