@@ -3,33 +3,30 @@
 //! plan fits a probe's fixed shape copied into one.
 //!
 //! Nothing here reads the spec: a probe is a plan re-packed, so it accepts
-//! what the plan accepts. Parts reading neighbouring bits are joined into
-//! one where they fit (one lookup instead of several); a condition or a
-//! length's part that is still not one run of bits within the shorter
-//! length, an operand's part over four runs or past the first 64 bits, a
-//! value a part leaves to another table without an ask, a length evaluated:
-//! such a leaf gets no probe, and the general tables decode it.
+//! what the plan accepts. The parts reading one run of bits become one key,
+//! their verdicts tabulated together (one lookup instead of several); a
+//! condition or a length's part that is not one run of at most 12 bits
+//! within the shorter length or past the third key, an operand's part over
+//! four runs, 16 bits or past the first 64 bits, a value a part leaves to
+//! another table without an ask, a length evaluated: such a leaf gets no
+//! probe, and the general tables decode it.
 
 use std::collections::HashMap;
 
 use crate::dispatch::intern;
-use isa_runtime::{
-    Ask, DIRECT_NODE, Direct, Dispatch, MorePart, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Run, Tree, Unit,
-};
+use isa_runtime::{Ask, Direct, Dispatch, Key, MorePart, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit};
 
 /// The probe matching nothing, at [`NO_PROBE`].
 const NOTHING: Probe = Probe {
     mask: 0,
     value: 1,
-    choice: Run::ALWAYS,
-    runs: [Run::ALWAYS; 3],
-    requires: 0,
-    more_len: 0,
+    keys: [Key::UNUSED; 3],
     more: 0,
+    more_len: 0,
+    always: 0,
     then: 0,
     otherwise: 0,
     leaf: 0,
-    asked: Run::ALWAYS,
     asks: 0,
     asks_len: 0,
 };
@@ -40,13 +37,14 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
     let mut b = Builder::new(d);
     // The tree's shape, the same in every class; its ends are candidate
     // lists (offsets in `tree.lists`; `u32::MAX` for none) until a class
-    // puts its probes there. The root is always a node (of no bits when the
-    // tree is one list), so that it is the same in every class.
+    // puts its probes there. The root is always a node (of one bit whose
+    // values lead to the same list when the tree is one list), so that it
+    // is the same in every class.
     let mut shape = Vec::new();
     let root = match tree.root & NODE {
         0 => {
-            shape.push(tree.root);
-            DIRECT_NODE
+            shape.extend([tree.root as u64; 2]);
+            Direct::node(0, 1, 0)
         }
         _ => flatten(tree, tree.root, &mut shape, &mut HashMap::new()),
     };
@@ -55,12 +53,12 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
     for class in 0..classes {
         let plans = &d.plans[class * leaves..(class + 1) * leaves];
         for &e in &shape {
-            entries.push(match e & DIRECT_NODE {
-                0 => {
-                    let [first, second] = b.row(tree, plans, e);
-                    first as u32 | (second as u32) << 16
+            entries.push(match Direct::is_node(e) {
+                false => {
+                    let [first, second] = b.row(tree, plans, e as u32);
+                    first as u64 | (second as u64) << 16
                 }
-                _ => e,
+                true => e,
             });
         }
     }
@@ -70,18 +68,19 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         entries_per_class: shape.len() as u32,
         probes: leak(b.probes),
         more: leak(b.more),
+        verdicts: leak(b.verdicts),
         bitmaps: leak(b.bitmaps),
         asks: leak(b.asks),
         cuts: leak(b.cuts),
     }
 }
 
-/// Most values [`Builder::join`] evaluates for one spec (GCN's probes take
-/// some 1.6 million): parts are joined per probe, and a spec of thousands of
-/// encodings with parts of their own would otherwise cost up to 65,536
-/// values each. Parts not joined are read one by one, or the probe leaves
-/// the word to the general tables: the same answers.
-const MAX_JOINED: u64 = 1 << 24;
+/// Most verdicts the keys' tables evaluate for one spec (GCN's take some
+/// 140,000): a key of 12 bits is 4,096 of them, and a spec of thousands of
+/// encodings with conditions of their own would otherwise cost that many
+/// each. A probe past the budget is not made, and the general tables
+/// decode its leaf: the same answers.
+const MAX_VERDICTS: u64 = 1 << 24;
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
@@ -91,25 +90,28 @@ fn leak<T>(v: Vec<T>) -> &'static [T] {
 /// [`build`]) unless `done` (by slot) has it: the tree shares subtrees, and
 /// so does its copy. A node past the first 64 bits ends the walk with no
 /// probe.
-fn flatten(tree: &Tree, slot: u32, entries: &mut Vec<u32>, done: &mut HashMap<u32, u32>) -> u32 {
+fn flatten(tree: &Tree, slot: u32, entries: &mut Vec<u64>, done: &mut HashMap<u32, u64>) -> u64 {
     if slot & NODE == 0 {
-        return slot;
+        return slot as u64;
     }
     if let Some(&e) = done.get(&slot) {
         return e;
     }
-    let Some(n) = tree.nodes.get((slot & !NODE) as usize) else { return u32::MAX };
+    let Some(n) = tree.nodes.get((slot & !NODE) as usize) else { return u32::MAX as u64 };
     let (lo, w) = (n.lo as u32, n.width as u32);
     let first = entries.len();
-    if lo + w > 64 || w > 15 || first + (1 << w) > 0x1f_ffff {
-        return u32::MAX;
+    if lo + w > 64 || w > 16 || first + (1 << w) > u32::MAX as usize {
+        return u32::MAX as u64;
     }
-    entries.resize(first + (1 << w), 0);
-    for v in 0..1usize << w {
-        let child = tree.slots.get(n.first as usize + v).copied().unwrap_or(u32::MAX);
+    // A node of no bits is one of one bit whose values lead to the same
+    // child: a node's entry holds a mask, and no bits would be none.
+    let switched = w.max(1);
+    entries.resize(first + (1 << switched), 0);
+    for v in 0..1usize << switched {
+        let child = tree.slots.get(n.first as usize + (v >> (switched - w))).copied().unwrap_or(u32::MAX);
         entries[first + v] = flatten(tree, child, entries, done);
     }
-    let e = DIRECT_NODE | lo << 25 | w << 21 | first as u32;
+    let e = Direct::node(if w == 0 { 0 } else { lo }, switched, first as u32);
     done.insert(slot, e);
     e
 }
@@ -132,24 +134,32 @@ type Runs = Vec<(u32, u32)>;
 /// offset.
 type Unpacked = (Runs, u32);
 
+/// A check a probe makes of one run of bits, before it is a key: the run
+/// (`(lo, width)`), the bitmap of its values, and the verdict `flag` its
+/// values give where the bitmap's bit is `when`.
+struct Use {
+    run: (u32, u32),
+    bitmap: u32,
+    flag: u8,
+    when: bool,
+}
+
 struct Builder<'a> {
     d: &'a Dispatch,
     bitmaps: Vec<u64>,
     bitmap_at: HashMap<Vec<u64>, u32>,
     probes: Vec<Probe>,
     probe_at: HashMap<Probe, u16>,
+    verdicts: Vec<u8>,
+    verdicts_at: HashMap<Vec<u8>, u32>,
     more: Vec<MorePart>,
     more_at: HashMap<Vec<MorePart>, u32>,
     asks: Vec<Ask>,
     asks_at: HashMap<Vec<Ask>, u32>,
     cuts: Vec<u64>,
     cuts_at: HashMap<Vec<u64>, u32>,
-    /// What [`Builder::joined`] made of each list of parts: the same
-    /// operand kinds side by side recur in many probes, and a join of 16
-    /// bits evaluates 65,536 values.
-    joined_at: HashMap<Vec<Unpacked>, Option<Unpacked>>,
-    /// Values [`Builder::join`] has evaluated, against [`MAX_JOINED`].
-    join_spent: u64,
+    /// Verdicts the keys' tables have evaluated, against [`MAX_VERDICTS`].
+    verdicts_spent: u64,
 }
 
 impl<'a> Builder<'a> {
@@ -162,14 +172,15 @@ impl<'a> Builder<'a> {
             bitmap_at: HashMap::new(),
             probes: vec![NOTHING],
             probe_at: HashMap::new(),
+            verdicts: vec![0],
+            verdicts_at: HashMap::new(),
             more: Vec::new(),
             more_at: HashMap::new(),
             asks: Vec::new(),
             asks_at: HashMap::new(),
             cuts: Vec::new(),
             cuts_at: HashMap::new(),
-            joined_at: HashMap::new(),
-            join_spent: 0,
+            verdicts_spent: 0,
         };
         b.probe_at.insert(NOTHING, NO_PROBE);
         b.bitmap_at.insert(vec![!0], 0);
@@ -240,70 +251,100 @@ impl<'a> Builder<'a> {
         let choice = kept(&units[nr + no..], true)?;
         let conditions = kept(&units[..nr], true)?;
         let operands = kept(&units[nr..nr + no], false)?;
-        // One run chooses the length, read on the word as it comes. The
-        // conditions' come first among the three others (the probe marks
-        // them), the operands' after them. The probe reads these, and its
-        // mask, before the length is known: they must lie within the
-        // shorter length (a part of the longer form reads zeros in the
-        // shorter). Operands' parts that do not fit go further, where they
-        // are read on the instruction's own bits.
+        // The probe reads its keys, and its mask, before the length is
+        // known: they must lie within the shorter length (a part of the
+        // longer form reads zeros in the shorter). Operands' parts that do
+        // not fit go further, where they are read on the instruction's own
+        // bits.
         let within = 8 * then.min(otherwise) as u32;
         if within < 64 && p.mask >> within != 0 {
             return None;
         }
-        let run = |(runs, bitmap): &Unpacked| match runs[..] {
-            [(lo, width)] if lo + width <= within => Run::new(lo, width, *bitmap),
+        // A key reads at least one bit: the decoder skips a probe's keys
+        // when the first reads none.
+        let run = |(runs, _): &Unpacked| match runs[..] {
+            [(lo, width)] if lo + width <= within && (1..=Key::MAX_BITS).contains(&width) => Some((lo, width)),
             _ => None,
         };
-        // Parts reading neighbouring bits are read as one where they fit
-        // (a GCN scalar instruction's two sources, each of which may call
-        // for a literal): one lookup instead of two.
-        let choice = match &self.grouped(choice)[..] {
-            [] => Run::ALWAYS,
-            [(runs, bitmap)] => match runs[..] {
-                [(lo, width)] => Run::new(lo, width, *bitmap)?,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        let conditions = self.grouped(conditions);
-        let operands = self.grouped(operands);
-        let mut runs = [Run::ALWAYS; 3];
-        for (k, c) in conditions.iter().enumerate() {
-            *runs.get_mut(k)? = run(c)?;
+        // Each verdict composes by or: the length is the longer one unless
+        // some part of its choice fails, a condition holds unless some
+        // part fails, and so on. So every part is a use of its run, and
+        // the uses of one run are one key.
+        let mut uses: Vec<Use> = Vec::new();
+        for c in &choice {
+            uses.push(Use { run: run(c)?, bitmap: c.1, flag: Key::OTHERWISE, when: false });
         }
-        let mut filled = conditions.len();
+        for c in &conditions {
+            uses.push(Use { run: run(c)?, bitmap: c.1, flag: Key::FAILS, when: false });
+        }
+        // Most words ask nothing (a literal is the exception): the asking
+        // operands' values are a key's verdict where they fit one run, and
+        // the asks are made for every word otherwise.
+        let mut always = false;
+        for q in &quiet {
+            match run(q) {
+                Some(r) => uses.push(Use { run: r, bitmap: self.complement(q), flag: Key::ASKS, when: true }),
+                None => always = true,
+            }
+        }
         let mut more = Vec::new();
         for o in &operands {
             match run(o) {
-                Some(r) if filled < runs.len() => {
-                    runs[filled] = r;
-                    filled += 1;
-                }
-                _ => more.push(MorePart::new(&o.0, o.1)?),
+                Some(r) => uses.push(Use { run: r, bitmap: o.1, flag: Key::INVALID, when: false }),
+                None => more.push(MorePart::new(&o.0, o.1)?),
             }
         }
-        // Most words ask nothing (a literal is the exception): one lookup
-        // over the asking operands' bits tells, where they fit one run.
-        let asked = match &self.grouped(quiet)[..] {
-            [q] => match run(q) {
-                Some(r) => Run { bitmap: u16::try_from(self.complement(q)).ok()?, ..r },
-                None => Run::ALWAYS,
-            },
-            _ => Run::ALWAYS,
-        };
+        // The length's and the conditions' runs must be keys; asking
+        // values past the third key make the asks always, operands' parts
+        // are read further.
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for u in uses.iter().filter(|u| u.flag & (Key::OTHERWISE | Key::FAILS) != 0) {
+            if !runs.contains(&u.run) {
+                runs.push(u.run);
+            }
+        }
+        for u in &uses {
+            if !runs.contains(&u.run) && runs.len() < 3 {
+                runs.push(u.run);
+            }
+        }
+        if runs.len() > 3 {
+            return None;
+        }
+        for u in uses.iter().filter(|u| !runs.contains(&u.run)) {
+            match u.flag {
+                Key::ASKS => always = true,
+                _ => more.push(MorePart::new(&[u.run], u.bitmap)?),
+            }
+        }
+        let cost: u64 = runs.iter().map(|&(_, width)| 1 << width).sum();
+        if self.verdicts_spent + cost > MAX_VERDICTS {
+            return None;
+        }
+        self.verdicts_spent += cost;
+        let mut keys = [Key::UNUSED; 3];
+        for (key, &(lo, width)) in keys.iter_mut().zip(&runs) {
+            let mine: Vec<&Use> = uses.iter().filter(|u| u.run == (lo, width)).collect();
+            let table = (0..1usize << width)
+                .map(|v| {
+                    mine.iter()
+                        .filter(|u| self.bitmaps[u.bitmap as usize + v / 64] >> (v % 64) & 1 == u.when as u64)
+                        .fold(0, |f, u| f | u.flag)
+                })
+                .collect::<Vec<u8>>();
+            *key = Key::new(lo, width, intern(&mut self.verdicts, &mut self.verdicts_at, table))?;
+        }
+        always |= !more.is_empty();
         let probe = Probe {
             mask: p.mask,
             value: p.value,
-            choice,
-            runs,
-            requires: (1u8 << conditions.len()) - 1,
+            keys,
             more_len: u8::try_from(more.len()).ok()?,
             more: intern(&mut self.more, &mut self.more_at, more),
+            always: always as u8,
             then,
             otherwise,
             leaf,
-            asked,
             asks_len: u8::try_from(asks.len()).ok()?,
             asks: u16::try_from(intern(&mut self.asks, &mut self.asks_at, asks)).ok()?,
         };
@@ -430,70 +471,6 @@ impl<'a> Builder<'a> {
         intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap)
     }
 
-    /// `parts` (all of which must hold) with those reading neighbouring
-    /// runs of bits read as one part where the runs together fit one
-    /// [`Run`]: its bitmap holds where all of theirs do.
-    fn grouped(&mut self, mut parts: Vec<Unpacked>) -> Vec<Unpacked> {
-        parts.sort_by_key(|(runs, _)| runs.iter().map(|r| r.0).min());
-        let mut out: Vec<Unpacked> = Vec::new();
-        for part in parts {
-            let joined = match out.last() {
-                Some(last) => self.joined(&[last.clone(), part.clone()]),
-                None => None,
-            };
-            match joined {
-                Some(j) => *out.last_mut().expect("a last part") = j,
-                None => out.push(part),
-            }
-        }
-        // One whose bitmap is word 0 holds throughout (word 0 is all ones
-        // and only a part of up to six bits has a bitmap of one word); the
-        // probe reads its parts until the first at word 0.
-        out.retain(|(_, at)| *at != 0);
-        out
-    }
-
-    /// `parts` read as one part, when their runs together are one run of
-    /// at most [`Part::MAX_BITS`] bits (none read twice): the run and a
-    /// bitmap holding where every part's does.
-    fn joined(&mut self, parts: &[Unpacked]) -> Option<Unpacked> {
-        if let Some(j) = self.joined_at.get(parts) {
-            return j.clone();
-        }
-        let j = self.join(parts);
-        self.joined_at.insert(parts.to_vec(), j.clone());
-        j
-    }
-
-    /// [`Builder::joined`], made.
-    fn join(&mut self, parts: &[Unpacked]) -> Option<Unpacked> {
-        let mut all: Runs = parts.iter().flat_map(|(runs, _)| runs.iter().copied()).collect();
-        all.sort();
-        let lo = all.first()?.0;
-        let mut end = lo;
-        for &(l, w) in &all {
-            if l != end {
-                return None;
-            }
-            end += w;
-        }
-        let width = end - lo;
-        if width > Part::MAX_BITS || self.join_spent + (1 << width) > MAX_JOINED {
-            return None;
-        }
-        self.join_spent += 1 << width;
-        let mut bitmap = vec![0u64; (1usize << width).div_ceil(64)];
-        for v in 0..1u64 << width {
-            let word = v << lo;
-            let holds = parts.iter().all(|(runs, at)| {
-                let i = runs.iter().fold(0u64, |i, &(l, w)| i << w | (word >> l) & ((1 << w) - 1));
-                self.bitmaps.get(*at as usize + (i / 64) as usize).is_some_and(|b| b >> (i % 64) & 1 != 0)
-            });
-            bitmap[(v / 64) as usize] |= (holds as u64) << (v % 64);
-        }
-        Some((vec![(lo, width)], intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap)))
-    }
-
     /// Unit `u` as a probe's part: the runs of bits it reads and its
     /// bitmap's offset, or `Some(None)` when it holds for every value. What
     /// becomes of the values it leaves to a second table is `asked`.
@@ -522,6 +499,18 @@ impl<'a> Builder<'a> {
 mod tests {
     use super::*;
     use isa_runtime::{Inst, NO_FIELD, Node};
+
+    const F: u8 = Key::FAILS;
+    const I: u8 = Key::INVALID;
+    const O: u8 = Key::OTHERWISE;
+    const A: u8 = Key::ASKS;
+
+    /// Key `k` of probe `p`: its run (`(lo, width)`) and verdicts.
+    fn key(direct: &Direct, p: &Probe, k: usize) -> ((u8, u32), Vec<u8>) {
+        let key = p.keys[k];
+        let n = key.mask as usize + 1;
+        ((key.lo, n.trailing_zeros()), direct.verdicts[key.at as usize..][..n].to_vec())
+    }
 
     fn unit(lo: u8, width: u8, bitmap: u32, ask: u32) -> Unit {
         Unit { lo, width, range_start: 0, range_len: 1, bitmap, ask, sub: NO_ASK, case: 0, field: NO_FIELD }
@@ -572,17 +561,16 @@ mod tests {
         assert_eq!(entries.len(), 16);
         // Root value 1: leaf 1's probe, then none (leaf 2 has no probe).
         let first = (entries[1] & 0xffff) as usize;
-        assert_eq!(entries[1] >> 16, NO_PROBE as u32);
+        assert_eq!(entries[1] >> 16, NO_PROBE as u64);
         let p = direct.probes[first];
         assert_eq!((p.leaf, p.then, p.otherwise), (1, 4, 4));
-        assert_eq!((p.choice, p.requires, p.more_len), (Run::ALWAYS, 0b1, 0), "a fixed length, one condition");
-        assert_eq!(Some(p.runs[0]), Run::new(0, 1, p.runs[0].bitmap as u32), "bit 0");
-        assert_eq!(direct.bitmaps[p.runs[0].bitmap as usize] & 0b11, 0b10);
+        assert_eq!((p.more_len, p.always), (0, 0), "a fixed length, one condition");
+        // The condition: bit 0 must be set.
+        assert_eq!(key(&direct, &p, 0), ((0, 1), vec![F, 0]));
         // One operand check: bits 4..6 are left out. Value 5 of bits 8..10
         // is the second table's: it fails in the probe.
-        assert_eq!(Some(p.runs[1]), Run::new(8, 3, p.runs[1].bitmap as u32), "bits 8..10");
-        assert_eq!(direct.bitmaps[p.runs[1].bitmap as usize] & 0xff, 0xff & !(1 << 5));
-        assert_eq!(p.runs[2], Run::ALWAYS);
+        assert_eq!(key(&direct, &p, 1), ((8, 3), vec![0, 0, 0, 0, 0, I, 0, 0]));
+        assert_eq!(p.keys[2], Key::UNUSED);
         // Other root values: no probe.
         assert!(entries.iter().enumerate().all(|(v, &e)| v == 1 || e == 0));
 
@@ -616,9 +604,8 @@ mod tests {
         assert_eq!(&direct.cuts[a.cuts as usize..][..a.cuts_len as usize], &[0, 65, 0x1000]);
         // The operand's part lets value 5 pass; the ask judges it, asked
         // only for that value.
-        assert_eq!(direct.bitmaps[p.runs[1].bitmap as usize] & 0xff, 0xff);
-        assert_eq!((p.asked.lo, p.asked.mask), (8, 0b111));
-        assert_eq!(direct.bitmaps[p.asked.bitmap as usize] & 0xff, 1 << 5);
+        assert_eq!(key(&direct, &p, 1), ((8, 3), vec![0, 0, 0, 0, 0, A, 0, 0]));
+        assert_eq!(p.always, 0);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(100 << 32 | 0x1000_0501), Some(1));
         assert_eq!(decode(64 << 32 | 0x1000_0501), None, "below the interval");
@@ -662,7 +649,7 @@ mod tests {
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
         let asks = &direct.asks[p.asks as usize..][..p.asks_len as usize];
         assert_eq!(asks.iter().map(|a| a.skip).collect::<Vec<_>>(), [2, 1]);
-        assert_eq!(direct.bitmaps[p.asked.bitmap as usize] & 0xff, 0b110_0000, "5 and 6 ask");
+        assert_eq!(key(&direct, &p, 1), ((8, 3), vec![0, 0, 0, 0, 0, A, A, 0]), "5 and 6 ask");
         assert_eq!(direct.bitmaps[asks[0].any.bitmap as usize] & 0xff, 0b110_0000);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_2601), None);
@@ -697,38 +684,55 @@ mod tests {
         d
     }
 
+    /// The length's two parts are keys of their own: the length is the
+    /// longer when either fails.
     #[test]
-    fn parts_on_neighbouring_bits_are_read_as_one() {
+    fn each_run_is_a_key_and_the_verdicts_compose() {
         let d = chosen_by_two();
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.choice.lo, p.choice.mask), (12, 0xf), "bits 12..16, one lookup");
-        let joined = direct.bitmaps[p.choice.bitmap as usize] & 0xffff;
-        for v in 0..16u64 {
-            let holds = v & 0b11 != 1 && v >> 2 != 2;
-            assert_eq!(joined >> v & 1 == 1, holds, "value {v:#06b}");
-        }
+        assert_eq!(key(&direct, &p, 0), ((12, 2), vec![0, O, 0, 0]));
+        assert_eq!(key(&direct, &p, 1), ((14, 2), vec![0, 0, O, 0]));
         let decode = |w: u64| direct.decode(direct.entries_of(0), w);
         assert_eq!(decode(0x1000_0000).map(|i| i.len), Some(4));
         assert_eq!(decode(0x1000_1000).map(|i| i.len), Some(8), "bits 12..14 are 1");
         assert_eq!(decode(0x1000_8000).map(|i| i.len), Some(8), "bits 14..16 are 2");
+        assert_eq!(decode(0x1000_9000).map(|i| i.len), Some(8), "both");
     }
 
-    /// Joining stops at its budget: parts not joined are read one by one.
+    /// The checks of one run are one key, its verdicts or-ed: a GCN
+    /// source's code says whether it is valid and whether it makes the
+    /// instruction longer.
     #[test]
-    fn parts_are_joined_within_the_budget() {
+    fn checks_of_one_run_share_a_key() {
+        let mut d = chosen_by_two();
+        // The operand is bits 12..14 too, and may not be 2.
+        let mut units = d.units.to_vec();
+        units[3] = unit(12, 2, 8, NO_ASK);
+        let mut bitmaps = d.bitmaps.to_vec();
+        bitmaps.push(0b1011);
+        (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!(key(&direct, &p, 0), ((12, 2), vec![0, O, I, 0]));
+        assert_eq!(key(&direct, &p, 1), ((14, 2), vec![0, 0, O, 0]));
+        assert_eq!((p.keys[2], p.more_len, p.always), (Key::UNUSED, 0, 0));
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w);
+        assert_eq!(decode(0x1000_2000), None, "bits 12..14 are 2: invalid");
+        assert_eq!(decode(0x1000_3000).map(|i| i.len), Some(4));
+    }
+
+    /// The keys' tables stop at their budget: a probe past it is not made.
+    #[test]
+    fn keys_are_tabulated_within_the_budget() {
         let d = dispatch();
         let mut b = Builder::new(&d);
-        let low = b.masked(vec![0b0111], 2);
-        let high = b.masked(vec![0b1101], 2);
-        let parts = [(vec![(12, 2)], low), (vec![(14, 2)], high)];
-        b.join_spent = MAX_JOINED - 15;
-        assert_eq!(b.join(&parts), None, "16 values, 15 left");
-        b.join_spent = MAX_JOINED - 16;
-        let (runs, at) = b.join(&parts).expect("16 values, 16 left");
-        assert_eq!(runs, vec![(12, 4)]);
-        assert_eq!(b.bitmaps[at as usize] & 0xffff, 0b0111_0111_0000_0111, "where both hold");
-        assert_eq!(b.join_spent, MAX_JOINED);
+        // Leaf 1's keys: 2 values of bit 0, 8 of bits 8..10.
+        b.verdicts_spent = MAX_VERDICTS - 9;
+        assert_eq!(b.probe(1, &d.plans[1]), None, "10 verdicts, 9 left");
+        b.verdicts_spent = MAX_VERDICTS - 10;
+        assert!(b.probe(1, &d.plans[1]).is_some(), "10 verdicts, 10 left");
+        assert_eq!(b.verdicts_spent, MAX_VERDICTS);
     }
 
     #[test]
@@ -736,7 +740,8 @@ mod tests {
         let d = chosen_by_two();
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.runs, p.more_len), ([Run::ALWAYS; 3], 1), "bits 40..42 lie past 4 bytes");
+        assert_eq!((p.more_len, p.always), (1, 1), "bits 40..42 lie past 4 bytes");
+        assert_eq!(p.keys.map(|k| k.lo), [12, 14, 0]);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w);
         // 8 bytes: bits 40..42 hold 3, which fails.
         assert_eq!(decode(3 << 40 | 0x1000_1000), None);
@@ -746,12 +751,12 @@ mod tests {
     }
 
     #[test]
-    fn a_tree_of_one_list_starts_at_a_node_of_no_bits() {
+    fn a_tree_of_one_list_starts_at_a_node_of_one_bit() {
         let mut d = dispatch();
         let t = &d.trees[0];
         d.trees = leak(vec![Tree { root: 0, nodes: t.nodes, slots: t.slots, lists: t.lists }]);
         let direct = build(&d.trees[0], &d, 3);
-        assert_eq!(direct.root, DIRECT_NODE);
+        assert_eq!(direct.root, Direct::node(0, 1, 0));
         assert_eq!(direct.decode(direct.entries_of(0), 0x1000_0001).map(|i| i.leaf), Some(1));
     }
 }

@@ -466,14 +466,21 @@ impl Emit for Unit {
 
 impl Emit for Probe {
     fn emit(&self) -> TokenStream {
-        let (m, v, c, f) = (self.mask.emit(), self.value.emit(), self.choice.emit(), self.runs.emit());
-        let (r, ml, mo) = (self.requires.emit(), self.more_len.emit(), self.more.emit());
+        let (m, v, k) = (self.mask.emit(), self.value.emit(), self.keys.emit());
+        let (mo, ml, al) = (self.more.emit(), self.more_len.emit(), self.always.emit());
         let (t, e, l) = (self.then.emit(), self.otherwise.emit(), self.leaf.emit());
-        let (ad, a, al) = (self.asked.emit(), self.asks.emit(), self.asks_len.emit());
+        let (a, an) = (self.asks.emit(), self.asks_len.emit());
         quote!(::isa_runtime::Probe {
-            mask: #m, value: #v, choice: #c, runs: #f, requires: #r, more_len: #ml, more: #mo,
-            then: #t, otherwise: #e, leaf: #l, asked: #ad, asks: #a, asks_len: #al
+            mask: #m, value: #v, keys: #k, more: #mo, more_len: #ml, always: #al,
+            then: #t, otherwise: #e, leaf: #l, asks: #a, asks_len: #an
         })
+    }
+}
+
+impl Emit for Key {
+    fn emit(&self) -> TokenStream {
+        let (l, m, a) = (self.lo.emit(), self.mask.emit(), self.at.emit());
+        quote!(::isa_runtime::Key { lo: #l, mask: #m, at: #a })
     }
 }
 
@@ -482,13 +489,6 @@ impl Emit for Part {
         let (r, r2, m, m2, b) =
             (self.rot.emit(), self.rot2.emit(), self.mask.emit(), self.mask2.emit(), self.bitmap.emit());
         quote!(::isa_runtime::Part { rot: #r, rot2: #r2, mask: #m, mask2: #m2, bitmap: #b })
-    }
-}
-
-impl Emit for Run {
-    fn emit(&self) -> TokenStream {
-        let (l, m, b) = (self.lo.emit(), self.mask.emit(), self.bitmap.emit());
-        quote!(::isa_runtime::Run { lo: #l, mask: #m, bitmap: #b })
     }
 }
 
@@ -515,8 +515,12 @@ impl Emit for Direct {
         let (r, e, n) = (self.root.emit(), self.entries.emit(), self.entries_per_class.emit());
         let (p, m, b) = (self.probes.emit(), self.more.emit(), self.bitmaps.emit());
         let (a, c) = (self.asks.emit(), self.cuts.emit());
+        // A byte string: one token however long (GCN's run to some
+        // hundreds of kilobytes).
+        let v = Literal::byte_string(self.verdicts);
         quote!(::isa_runtime::Direct {
-            root: #r, entries: #e, entries_per_class: #n, probes: #p, more: #m, bitmaps: #b, asks: #a, cuts: #c
+            root: #r, entries: #e, entries_per_class: #n, probes: #p, more: #m, verdicts: #v, bitmaps: #b,
+            asks: #a, cuts: #c
         })
     }
 }

@@ -539,7 +539,7 @@ pub struct Decoder<'a> {
     plans: &'static [crate::Plan],
     /// The direct decoder, and its tree for the generation's class.
     direct: &'a Direct,
-    entries: &'static [u32],
+    entries: &'static [u64],
     /// The bits of a word of the instruction group.
     width: Bits,
 }
@@ -567,25 +567,19 @@ impl Decoder<'_> {
     /// length (see [`Isa::decode_bytes`]).
     #[inline(always)]
     pub fn decode_bytes(&self, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
-        let bits = match bytes.first_chunk::<16>() {
-            // The usual case inside a code buffer: one load (decoding keeps
-            // only the group's width, and the instruction's own length).
-            Some(chunk) => Bits::from_le_bytes(*chunk),
-            None => {
-                let mut buf = [0u8; 16];
-                buf[..bytes.len()].copy_from_slice(bytes);
-                Bits::from_le_bytes(buf)
+        // The usual case inside a code buffer: one 64-bit load, all the
+        // direct decoder reads (decoding keeps only the group's width, and
+        // the instruction's own length).
+        if let Some(chunk) = bytes.first_chunk::<8>() {
+            let word = u64::from_le_bytes(*chunk) & self.width as u64;
+            if let Some((leaf, len)) = self.direct.identify(self.entries, word)
+                && len as usize <= bytes.len()
+            {
+                let inst = Inst { leaf, len, bits: Bits::from(word & crate::direct::len_mask(len)) };
+                return Ok((inst, len as usize));
             }
-        };
-        let bits = bits & self.width;
-        let word = bits as u64;
-        if let Some((leaf, len)) = self.direct.identify(self.entries, word)
-            && len as usize <= bytes.len()
-        {
-            let inst = Inst { leaf, len, bits: Bits::from(word & crate::direct::len_mask(len)) };
-            return Ok((inst, len as usize));
         }
-        self.decode_bytes_generally(bytes, bits)
+        self.decode_bytes_generally(bytes)
     }
 
     /// [`Decoder::decode_bytes`] by the general tables, for what the direct
@@ -593,7 +587,17 @@ impl Decoder<'_> {
     /// short (no registers saved for this one, no stack frame to set up).
     #[cold]
     #[inline(never)]
-    fn decode_bytes_generally(&self, bytes: &[u8], bits: Bits) -> Result<(Inst, usize), DecodeError> {
+    fn decode_bytes_generally(&self, bytes: &[u8]) -> Result<(Inst, usize), DecodeError> {
+        let mut buf = [0u8; 16];
+        let n = bytes.len().min(16);
+        buf[..n].copy_from_slice(&bytes[..n]);
+        let bits = Bits::from_le_bytes(buf) & self.width;
+        if bytes.len() < 8
+            && let Some((leaf, len)) = self.direct.identify(self.entries, bits as u64)
+            && len as usize <= bytes.len()
+        {
+            return Ok((Inst { leaf, len, bits: bits & crate::direct::len_mask(len) as Bits }, len as usize));
+        }
         let (isa, gen_) = (self.isa, self.gen_);
         if let Some(d) = isa.dispatch
             && let Some(inst) = isa.decode_fast(d, self.plans, bits, gen_)

@@ -1,19 +1,25 @@
 //! The decoder's first try: per generation class, a flat copy of the
 //! decision tree whose ends name the first two leaves of their candidate
-//! list as *probes*, each a leaf's identifying bits, the parts of its checks
+//! list as *probes*, each a leaf's identifying bits, the keys to its checks
 //! and its length in one cache line.
 //!
 //! The general tables ([`crate::Dispatch`]) describe every leaf, whatever its
 //! shape: a plan says which of several kinds of check to run, and decoding
 //! branches on it per candidate, then reads the parts it refers to. Most
-//! leaves need none of that generality: identifying bits and a few bitmap
-//! lookups over the first 64 bits, perhaps a length chosen by one of them.
-//! A probe holds exactly that, so decoding a word is a chain of four loads
-//! (two tree levels, the probe, a bitmap) and a little arithmetic: a part
-//! is one run of bits (a shift, a mask and a bit test), the probe's parts
-//! are read in order until the first unused one, and its rarer checks
-//! (parts of several runs, values read through a second table) sit behind
-//! one test.
+//! leaves need none of that generality: identifying bits and a few lookups
+//! over the first 64 bits, perhaps a length chosen by one of them. A probe
+//! holds exactly that, so decoding a word is a chain of loads (the tree's
+//! levels, the probe, a byte per key) and a little arithmetic.
+//!
+//! A probe's checks are read by *key*: a run of the word's bits that indexes
+//! a table of verdict bytes, each byte saying, for that value of the run,
+//! whether a condition fails, an operand is invalid, the length is the
+//! longer one, and whether a further table must be asked. Every check a
+//! leaf makes of one run of bits (a GCN source's code says whether it is
+//! valid, whether it makes the instruction 8 bytes long, whether it reads a
+//! literal) is one key, so one load: the verdicts of a probe are its keys'
+//! bytes or-ed together. Its rarer checks (parts of several runs, values
+//! read through a second table) sit behind one test.
 //!
 //! A word the probes do not accept (a leaf of another shape, a value a part
 //! leaves to a second table, an invalid word) is decoded by the general
@@ -30,20 +36,27 @@ use crate::bits::Bits;
 #[derive(Debug)]
 pub struct Direct {
     /// Where the walk starts: an entry (see [`Direct::entries`]).
-    pub root: u32,
-    /// The tree per generation class, `entries_per_class` entries each:
-    /// [`DIRECT_NODE`] `| lo << 25 | width << 21 | first` switches on
-    /// `width` bits of the word from bit `lo`, the child for value `v` at
-    /// `first + v` in the class's block; any other entry ends the walk
-    /// with the probes to try, `first | second << 16` (indices into
-    /// `probes`, [`NO_PROBE`] where a leaf has no probe, and after it).
-    pub entries: &'static [u32],
+    pub root: u64,
+    /// The tree per generation class, `entries_per_class` entries each: a
+    /// node ([`Direct::node`]) switches on some bits of the word, the child
+    /// for value `v` at `first + v` in the class's block; any other entry
+    /// ends the walk with the probes to try, `first | second << 16`
+    /// (indices into `probes`, [`NO_PROBE`] where a leaf has no probe, and
+    /// after it).
+    ///
+    /// A node holds its bits' mask, not their width, and so takes 64 bits:
+    /// a level of the walk is then a shift, a mask and a load, where
+    /// unpacking a width cost as much again (a GCN word walks two levels).
+    pub entries: &'static [u64],
     pub entries_per_class: u32,
     pub probes: &'static [Probe],
-    /// The probes' parts past their first three, reading more than one run
-    /// of bits, or past the shorter of their lengths.
+    /// The probes' parts that are not keys: reading more than one run of
+    /// bits, past the shorter of their lengths, or past three keys.
     pub more: &'static [MorePart],
-    /// The probes' bitmaps; word 0 is all ones (what an unused part reads).
+    /// The keys' tables of verdicts (see [`Key`]); byte 0 is 0, what an
+    /// unused key reads.
+    pub verdicts: &'static [u8],
+    /// The bitmaps of the further parts and asks.
     pub bitmaps: &'static [u64],
     /// The probes' checks of values read through a second table (see
     /// [`Ask`]).
@@ -52,53 +65,100 @@ pub struct Direct {
     pub cuts: &'static [u64],
 }
 
-/// Marks an entry of [`Direct::entries`] that is a node.
-pub const DIRECT_NODE: u32 = 1 << 31;
-
 /// The probe that matches no word: what an end of the walk holds after its
 /// last leaf with a probe.
 pub const NO_PROBE: u16 = 0;
 
 /// One leaf as the direct decoder checks it, in one generation class: its
-/// identifying bits, the parts of its checks, and its length, all within the
+/// identifying bits, the keys to its checks, and its length, all within the
 /// word's first 64 bits.
 ///
-/// Checking one reads the length's run, then its three other runs in order
-/// until the first unused one (most probes use fewer than two), and only
-/// then, behind one test, the rarer further parts and asks.
+/// Checking one reads its three keys (an unused one reads byte 0, which says
+/// nothing; a probe whose first key is unused has none and reads none) and
+/// or-s their verdicts; only when they say so, or the probe has further
+/// parts, are the rarer checks made, behind one test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C, align(64))]
 pub struct Probe {
     pub mask: u64,
     pub value: u64,
-    /// The part choosing the length: `then` bytes when it holds, else
-    /// `otherwise` (the same for a fixed length, the part
-    /// [`Run::ALWAYS`]).
-    pub choice: Run,
-    /// The parts of its checks: `requires` conditions (bit `k` set: part
-    /// `k` is one; when one fails the next candidate may match), the others
-    /// operand checks (when one fails the word is the leaf's, but invalid).
-    /// Parts that hold for every value are left out, and the unused come
-    /// last ([`Run::ALWAYS`], whose bitmap is word 0: reading stops there).
-    ///
-    /// These parts and `mask` read only bits within the shorter length, so
-    /// that they are read on the word as it comes, as the choice is, not
-    /// after the length is known (which would put the choice's lookup in
-    /// front of every other); parts reading further go to `more`.
-    pub runs: [Run; 3],
-    pub requires: u8,
+    /// The runs of bits its checks read, each with the verdicts of its
+    /// values. Keys and `mask` read only bits within the shorter length, so
+    /// that they are read on the word as it comes, before the length is
+    /// known (which would put the length's lookup in front of every other);
+    /// parts reading further go to `more`.
+    pub keys: [Key; 3],
     /// Further operand checks, from [`Direct::more`]`[more]`.
+    pub more: u32,
     pub more_len: u8,
+    /// Whether the further checks are made whatever the keys say: it has
+    /// further parts, or asks whose asking values no key tells.
+    pub always: u8,
+    /// Its length in bytes, and when a key says [`Key::OTHERWISE`] (the
+    /// same for a fixed length).
     pub then: u8,
     pub otherwise: u8,
-    pub more: u32,
     pub leaf: u16,
     /// Its checks of values read through a second table: `asks_len` from
-    /// [`Direct::asks`]`[asks]`, made only when `asked` holds (it reads the
-    /// asking operands' bits, and holds where one of them asks).
-    pub asked: Run,
+    /// [`Direct::asks`]`[asks]`, made only when a key says [`Key::ASKS`]
+    /// (or `always`).
     pub asks: u16,
     pub asks_len: u8,
+}
+
+/// A run of bits of the word, at most [`Key::MAX_BITS`] of them from `lo`
+/// kept by `mask`, whose value indexes the verdicts at byte `at` of
+/// [`Direct::verdicts`]: a byte of [`Key::FAILS`], [`Key::INVALID`],
+/// [`Key::OTHERWISE`] and [`Key::ASKS`] per value.
+///
+/// One run only: a key is read on every word, and gathering up to three
+/// runs (a GCN VOP3 source's check reads its code, its abs bit and its neg
+/// bit) cost every word more than reading such parts further costs the
+/// words that have them (GCN, in a decode loop: 16.3 ns a word with one
+/// run, 19.9 ns with three).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct Key {
+    pub lo: u8,
+    pub mask: u16,
+    pub at: u32,
+}
+
+impl Key {
+    /// A `requires` condition fails: the next candidate may match.
+    pub const FAILS: u8 = 1;
+    /// An operand check fails: the word is the leaf's, but the general
+    /// tables must say how it is invalid.
+    pub const INVALID: u8 = 2;
+    /// A part choosing the length fails: the probe's `otherwise` bytes.
+    pub const OTHERWISE: u8 = 4;
+    /// An operand's value reads further bits: the probe's asks judge them.
+    pub const ASKS: u8 = 8;
+
+    /// The key read by no probe: it reads byte 0, which says nothing.
+    pub const UNUSED: Key = Key { lo: 0, mask: 0, at: 0 };
+
+    /// Most bits a key reads: its verdicts are a byte per value (4 KiB);
+    /// a wider operand part is read further, by a bitmap.
+    pub const MAX_BITS: u32 = 12;
+
+    /// The key over `width` bits from `lo` with verdicts at byte `at`, or
+    /// `None` when they do not fit one (more than [`Key::MAX_BITS`] bits,
+    /// past the first 64).
+    pub fn new(lo: u32, width: u32, at: u32) -> Option<Key> {
+        if width > Key::MAX_BITS || lo + width > 64 {
+            return None;
+        }
+        Some(Key { lo: lo as u8, mask: ((1u32 << width) - 1) as u16, at })
+    }
+
+    /// The verdicts of `word`'s value of the run (as [`Key::INVALID`] past
+    /// the table's end, which the builder never leaves).
+    #[inline(always)]
+    fn verdict(&self, verdicts: &[u8], word: u64) -> u8 {
+        let i = self.at as usize + ((word >> (self.lo & 63)) & self.mask as u64) as usize;
+        verdicts.get(i).copied().unwrap_or(Key::INVALID)
+    }
 }
 
 /// An operand check that reads more bits only for some values of its own:
@@ -199,43 +259,8 @@ impl Part {
     }
 }
 
-/// A part of a probe that reads one run of bits, the usual case: the
-/// word's bits from `lo` kept by `mask` (at most [`Part::MAX_BITS`] of
-/// them) are the index in the bitmap at word `bitmap` of
-/// [`Direct::bitmaps`]. Reading one is a shift, a mask and a bit test,
-/// against twice that for a [`Part`]'s two runs, and a probe reads up to
-/// four.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(C)]
-pub struct Run {
-    pub lo: u8,
-    pub mask: u16,
-    pub bitmap: u16,
-}
-
-impl Run {
-    /// The run that holds: word 0 of the bitmaps is all ones.
-    pub const ALWAYS: Run = Run { lo: 0, mask: 0, bitmap: 0 };
-
-    /// The run of `width` bits from `lo`, or `None` when they do
-    /// not fit one (more than [`Part::MAX_BITS`] bits, past the first 64,
-    /// a bitmap past word 65,535).
-    pub fn new(lo: u32, width: u32, bitmap: u32) -> Option<Run> {
-        if width > Part::MAX_BITS || lo + width > 64 {
-            return None;
-        }
-        Some(Run { lo: lo as u8, mask: ((1u32 << width) - 1) as u16, bitmap: u16::try_from(bitmap).ok()? })
-    }
-
-    /// Whether the run holds for `word`: 1 or 0, without a branch.
-    #[inline(always)]
-    fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
-        bit(bitmaps, self.bitmap as usize, (word >> (self.lo & 63)) & self.mask as u64)
-    }
-}
-
-/// A probe's part past its first three, reading more than one run of bits,
-/// or past the shorter of its lengths: up to four runs, at most
+/// A probe's part that is not a key, reading more than one run of bits, or
+/// past the shorter of its lengths, or past its three keys: up to four runs, at most
 /// [`MorePart::MAX_BITS`] in all, each stored as [`Part`] stores its runs (a
 /// rotation and the index bits it fills), looked up in the bitmap at word
 /// `bitmap` of [`Direct::bitmaps`].
@@ -248,8 +273,10 @@ pub struct MorePart {
 }
 
 impl MorePart {
-    /// Most bits a further part reads (its bitmap 512 bytes).
-    pub const MAX_BITS: u32 = 12;
+    /// Most bits a further part reads (its bitmap 8 KiB): a 16-bit
+    /// immediate whose cases read all of it (GCN's packed hardware-register
+    /// operand) is one part, so that its leaf needs no second table.
+    pub const MAX_BITS: u32 = 16;
 
     /// The part reading `runs` (`(lo, width)`, most significant first) in
     /// the bitmap at word `bitmap`: `None` when they do not fit (more than
@@ -317,13 +344,26 @@ impl Direct {
         entries_per_class: 0,
         probes: &[],
         more: &[],
+        verdicts: &[],
         bitmaps: &[],
         asks: &[],
         cuts: &[],
     };
 
+    /// The entry of [`Direct::entries`] that switches on `width` bits (1
+    /// to 16) of the word from bit `lo`, its children from `first`: `first |
+    /// lo << 32 | mask << 48`, a node because its mask is not 0.
+    pub const fn node(lo: u32, width: u32, first: u32) -> u64 {
+        first as u64 | ((lo & 63) as u64) << 32 | (((1u64 << width) - 1) & 0xffff) << 48
+    }
+
+    /// Whether entry `e` of [`Direct::entries`] is a node.
+    pub const fn is_node(e: u64) -> bool {
+        e >> 48 != 0
+    }
+
     /// The tree of generation class `class`.
-    pub fn entries_of(&self, class: usize) -> &'static [u32] {
+    pub fn entries_of(&self, class: usize) -> &'static [u64] {
         let n = self.entries_per_class as usize;
         self.entries.get(class * n..(class + 1) * n).unwrap_or(&[])
     }
@@ -332,7 +372,7 @@ impl Direct {
     /// the tree of one class (see [`Direct::entries_of`]): `None` when the
     /// general tables must decide.
     #[inline]
-    pub fn decode(&self, entries: &[u32], word: u64) -> Option<Inst> {
+    pub fn decode(&self, entries: &[u64], word: u64) -> Option<Inst> {
         let (leaf, len) = self.identify(entries, word)?;
         Some(Inst { leaf, len, bits: Bits::from(word & len_mask(len)) })
     }
@@ -340,12 +380,11 @@ impl Direct {
     /// The leaf and length in bytes of `word`, as [`Direct::decode`]
     /// decodes it: what a caller holding the instruction's bits needs.
     #[inline(always)]
-    pub fn identify(&self, entries: &[u32], word: u64) -> Option<(u16, u8)> {
+    pub fn identify(&self, entries: &[u64], word: u64) -> Option<(u16, u8)> {
         let mut e = self.root;
-        while e & DIRECT_NODE != 0 {
-            let (lo, w) = ((e >> 25) & 63, (e >> 21) & 15);
-            let v = (word >> lo) & ((1u64 << w) - 1);
-            e = *entries.get((e & 0x1f_ffff) as usize + v as usize)?;
+        while Direct::is_node(e) {
+            let v = (word >> ((e >> 32) & 63)) & (e >> 48);
+            e = *entries.get(e as u32 as usize + v as usize)?;
         }
         match self.check(e as u16, word)? {
             Verdict::Is(leaf, len) => Some((leaf, len)),
@@ -361,31 +400,28 @@ impl Direct {
     #[inline(always)]
     fn check(&self, at: u16, word: u64) -> Option<Verdict> {
         let p = self.probes.get(at as usize)?;
-        let bm = self.bitmaps;
-        let len = if p.choice.bitmap == 0 || p.choice.holds(bm, word) != 0 { p.then } else { p.otherwise };
-        let mut held = 0b111;
-        for (k, r) in p.runs.iter().enumerate() {
-            if r.bitmap == 0 {
-                break;
-            }
-            held &= !((1 - r.holds(bm, word)) << k);
+        let v = self.verdicts;
+        // A probe with no key (most of RV32I's, a fifth of GCN's) skips
+        // their lookups; one with any reads all three, unused ones reading
+        // byte 0, rather than branch on each.
+        let said = match p.keys[0].mask {
+            0 => 0,
+            _ => p.keys[0].verdict(v, word) | p.keys[1].verdict(v, word) | p.keys[2].verdict(v, word),
+        };
+        if word & p.mask != p.value || said & Key::FAILS != 0 {
+            return Some(Verdict::Not);
         }
-        let requires = p.requires as u64;
-        let met = word & p.mask == p.value && held & requires == requires;
-        let mut valid = held | requires == 0b111;
-        if p.more_len != 0 || (p.asks_len != 0 && p.asked.holds(bm, word) != 0) {
+        let len = if said & Key::OTHERWISE != 0 { p.otherwise } else { p.then };
+        let mut valid = said & Key::INVALID == 0;
+        if p.always != 0 || said & Key::ASKS != 0 {
             valid &= self.further(p, word & len_mask(len))?;
         }
-        Some(match (met, valid) {
-            (true, true) => Verdict::Is(p.leaf, len),
-            (true, false) => Verdict::Unsure,
-            (false, _) => Verdict::Not,
-        })
+        Some(if valid { Verdict::Is(p.leaf, len) } else { Verdict::Unsure })
     }
 
     /// Whether probe `p`'s further parts and asks hold for `own` (the
     /// word's bits within the chosen length).
-    #[inline(always)]
+    #[inline(never)]
     fn further(&self, p: &Probe, own: u64) -> Option<bool> {
         let bm = self.bitmaps;
         let mut valid = true;
@@ -431,63 +467,81 @@ mod tests {
         Part { rot: lo, rot2: 0, mask: (1 << width) - 1, mask2: 0, bitmap }
     }
 
-    const fn run(lo: u8, width: u8, bitmap: u16) -> Run {
-        Run { lo, mask: (1 << width) - 1, bitmap }
+    const fn key(lo: u8, width: u8, at: u32) -> Key {
+        Key { lo, mask: (1 << width) - 1, at }
     }
 
-    /// A probe of leaf `leaf` with `runs` (the first `requires` of them
-    /// conditions) and `more_len` further parts, 4 bytes long.
-    const fn probe(leaf: u16, runs: [Run; 3], requires: u8, more_len: u8) -> Probe {
+    /// A probe of leaf `leaf` with `keys` and `more_len` further parts (made
+    /// always), 4 bytes long.
+    const fn probe(leaf: u16, keys: [Key; 3], more_len: u8) -> Probe {
         Probe {
             mask: 0xf000_0000,
             value: 0x1000_0000,
-            choice: Run::ALWAYS,
-            runs,
-            requires: (1 << requires) - 1,
-            more_len,
+            keys,
             more: 0,
+            more_len,
+            always: (more_len != 0) as u8,
             then: 4,
             otherwise: 4,
             leaf,
-            asked: Run::ALWAYS,
             asks: 0,
             asks_len: 0,
         }
     }
 
-    /// Runs (lo 12, width 1), (14, 1), (16, 1) by hand, bitmap word 4: bit
+    /// Runs (lo 12, width 1), (14, 1), (16, 1) by hand, bitmap word 1: bit
     /// 12 to index bit 2, 14 to 1, 16 to 0.
-    const LEAF7_MORE: MorePart = MorePart { rot: [10, 13, 16, 0], mask: [0b100, 0b10, 0b1, 0], bitmap: 4 };
+    const LEAF7_MORE: MorePart = MorePart { rot: [10, 13, 16, 0], mask: [0b100, 0b10, 0b1, 0], bitmap: 1 };
 
     const NONE: Part = Part::ALWAYS;
+
+    const U: Key = Key::UNUSED;
 
     /// A two-leaf table by hand: the root switches on bits 28..32; value 1
     /// leads to two leaves told apart by a condition on bit 0.
     fn table() -> Direct {
+        const F: u8 = Key::FAILS;
+        const I: u8 = Key::INVALID;
+        const O: u8 = Key::OTHERWISE;
         static PROBES: [Probe; 3] = [
             // NO_PROBE: matches nothing.
-            Probe { mask: 0, value: 1, ..probe(0, [Run::ALWAYS; 3], 0, 0) },
-            // Leaf 7: 4 bytes, requires bit 0 set (part 0); its operand in
-            // bits 4..6 may not be 3 (part 1), nor bits 12, 14 and 16 all
-            // be set (its further part).
-            probe(7, [run(0, 1, 1), run(4, 2, 2), Run::ALWAYS], 1, 1),
-            // Leaf 9: 8 bytes when bits 8..10 are 3 (part 0), else 4.
-            Probe { choice: run(8, 2, 3), then: 8, ..probe(9, [Run::ALWAYS; 3], 0, 0) },
+            Probe { mask: 0, value: 1, ..probe(0, [U; 3], 0) },
+            // Leaf 7: 4 bytes, requires bit 0 set (verdicts at 1); its
+            // operand in bits 4..6 may not be 3 (at 3), nor bits 12, 14 and
+            // 16 all be set (its further part).
+            probe(7, [key(0, 1, 1), key(4, 2, 3), U], 1),
+            // Leaf 9: 8 bytes when bits 8..10 are 3 (at 7), else 4.
+            Probe { then: 8, ..probe(9, [key(8, 2, 7), U, U], 0) },
         ];
+        static VERDICTS: [u8; 11] = [0, F, 0, 0, 0, 0, I, O, O, O, 0];
         static MORE: [MorePart; 1] = [LEAF7_MORE];
-        static BITMAPS: [u64; 5] = [!0, 0b10, !0b1000, 0b1000, !(1 << 0b111)];
+        static BITMAPS: [u64; 2] = [!0, !(1 << 0b111)];
         // Class 0 only: the root's 16 children, value 1 the two leaves.
-        static ENTRIES: [u32; 16] = [0, 1 | 2 << 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        static ENTRIES: [u64; 16] = [0, 1 | 2 << 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         Direct {
-            root: DIRECT_NODE | 28 << 25 | 4 << 21,
+            root: Direct::node(28, 4, 0),
             entries: &ENTRIES,
             entries_per_class: 16,
             probes: &PROBES,
             more: &MORE,
+            verdicts: &VERDICTS,
             bitmaps: &BITMAPS,
             asks: &[],
             cuts: &[],
         }
+    }
+
+    #[test]
+    fn keys_read_their_verdicts_and_refuse_what_does_not_fit() {
+        let verdicts = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let k = Key::new(4, 3, 1).expect("3 bits fit a key");
+        assert_eq!(k, key(4, 3, 1));
+        assert_eq!(k.verdict(&verdicts, 0b101_0000), 6, "value 5, from byte 1");
+        assert_eq!(Key::new(4, 3, 2).unwrap().verdict(&verdicts, 0b111_0000), Key::INVALID, "past the table");
+        assert_eq!(Key::UNUSED.verdict(&verdicts, !0), 0, "byte 0");
+        assert_eq!(Key::new(62, 4, 0), None, "past the first 64 bits");
+        assert_eq!(Key::new(0, 13, 0), None, "13 bits");
+        assert_eq!(std::mem::size_of::<Key>(), 8);
     }
 
     #[test]
@@ -502,9 +556,9 @@ mod tests {
         let bm = [1u64 << 5];
         assert_eq!(p.holds(&bm, 0b10_0001), 1);
         assert_eq!(p.holds(&bm, 0b10_0000), 0);
-        assert_eq!(MorePart::new(&[(12, 1), (14, 1), (16, 1)], 4), Some(LEAF7_MORE));
+        assert_eq!(MorePart::new(&[(12, 1), (14, 1), (16, 1)], 1), Some(LEAF7_MORE));
         assert_eq!(MorePart::new(&[(0, 1); 5], 0), None, "five runs");
-        assert_eq!(MorePart::new(&[(0, 8), (8, 8)], 0), None, "16 bits");
+        assert_eq!(MorePart::new(&[(0, 8), (8, 9)], 0), None, "17 bits");
         assert_eq!(MorePart::new(&[(60, 8)], 0), None, "past the first 64 bits");
         // Four runs read most significant first: 0b1, 0b01, 0b110, 0b1 =
         // 0b1_01_110_1, where bits 40, 50..52, 3..6 and 63 hold them.

@@ -41,7 +41,7 @@ mod tables;
 pub use assembler::Assembler;
 pub use bits::{Bits, extract, insert, mask_of, width_of};
 pub use decode::Decoder;
-pub use direct::{Ask, DIRECT_NODE, Direct, MorePart, NO_PROBE, Part, Probe, Run};
+pub use direct::{Ask, Direct, Key, MorePart, NO_PROBE, Part, Probe};
 pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, Tree, Unit};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
