@@ -75,11 +75,11 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
     }
 }
 
-/// Most verdicts the keys' tables evaluate for one spec (GCN's take some
-/// 140,000): a key of 12 bits is 4,096 of them, and a spec of thousands of
-/// encodings with conditions of their own would otherwise cost that many
-/// each. A probe past the budget is not made, and the general tables
-/// decode its leaf: the same answers.
+/// Most verdicts the keys' tables evaluate for one spec (each table made
+/// once; GCN's take 38,866): a key of 12 bits is 4,096 of them, and a spec of
+/// thousands of encodings with conditions of their own would otherwise cost
+/// that many each. A probe past the budget is not made, and the general
+/// tables decode its leaf: the same answers.
 const MAX_VERDICTS: u64 = 1 << 24;
 
 fn leak<T>(v: Vec<T>) -> &'static [T] {
@@ -134,6 +134,10 @@ type Runs = Vec<(u32, u32)>;
 /// offset.
 type Unpacked = (Runs, u32);
 
+/// What a key's use gives: the bitmap of its run's values, the verdict, and
+/// the bit that gives it.
+type Verdict = (u32, u8, bool);
+
 /// A check a probe makes of one run of bits, before it is a key: the run
 /// (`(lo, width)`), the bitmap of its values, and the verdict `flag` its
 /// values give where the bitmap's bit is `when`.
@@ -158,6 +162,9 @@ struct Builder<'a> {
     asks_at: HashMap<Vec<Ask>, u32>,
     cuts: Vec<u64>,
     cuts_at: HashMap<Vec<u64>, u32>,
+    /// Each key's table by its width and its uses: where it starts in
+    /// `verdicts`.
+    table_at: HashMap<(u32, Vec<Verdict>), u32>,
     /// Verdicts the keys' tables have evaluated, against [`MAX_VERDICTS`].
     verdicts_spent: u64,
 }
@@ -180,6 +187,7 @@ impl<'a> Builder<'a> {
             asks_at: HashMap::new(),
             cuts: Vec::new(),
             cuts_at: HashMap::new(),
+            table_at: HashMap::new(),
             verdicts_spent: 0,
         };
         b.probe_at.insert(NOTHING, NO_PROBE);
@@ -317,22 +325,35 @@ impl<'a> Builder<'a> {
                 _ => more.push(MorePart::new(&[u.run], u.bitmap)?),
             }
         }
-        let cost: u64 = runs.iter().map(|&(_, width)| 1 << width).sum();
-        if self.verdicts_spent + cost > MAX_VERDICTS {
-            return None;
-        }
-        self.verdicts_spent += cost;
+        // A key's table depends only on its width and its uses' bitmaps and
+        // verdicts: the same operand kinds recur in many probes and every
+        // class, so each table is made once.
         let mut keys = [Key::UNUSED; 3];
         for (key, &(lo, width)) in keys.iter_mut().zip(&runs) {
-            let mine: Vec<&Use> = uses.iter().filter(|u| u.run == (lo, width)).collect();
-            let table = (0..1usize << width)
-                .map(|v| {
-                    mine.iter()
-                        .filter(|u| self.bitmaps[u.bitmap as usize + v / 64] >> (v % 64) & 1 == u.when as u64)
-                        .fold(0, |f, u| f | u.flag)
-                })
-                .collect::<Vec<u8>>();
-            *key = Key::new(lo, width, intern(&mut self.verdicts, &mut self.verdicts_at, table))?;
+            let mine: Vec<Verdict> =
+                uses.iter().filter(|u| u.run == (lo, width)).map(|u| (u.bitmap, u.flag, u.when)).collect();
+            let at = match self.table_at.get(&(width, mine.clone())) {
+                Some(&at) => at,
+                None => {
+                    if self.verdicts_spent + (1 << width) > MAX_VERDICTS {
+                        return None;
+                    }
+                    self.verdicts_spent += 1 << width;
+                    let table = (0..1usize << width)
+                        .map(|v| {
+                            mine.iter()
+                                .filter(|&&(bitmap, _, when)| {
+                                    self.bitmaps[bitmap as usize + v / 64] >> (v % 64) & 1 == when as u64
+                                })
+                                .fold(0, |f, &(_, flag, _)| f | flag)
+                        })
+                        .collect::<Vec<u8>>();
+                    let at = intern(&mut self.verdicts, &mut self.verdicts_at, table);
+                    self.table_at.insert((width, mine), at);
+                    at
+                }
+            };
+            *key = Key::new(lo, width, at)?;
         }
         always |= !more.is_empty();
         let probe = Probe {
@@ -723,16 +744,20 @@ mod tests {
     }
 
     /// The keys' tables stop at their budget: a probe past it is not made.
+    /// A table is made once, however many probes share it.
     #[test]
     fn keys_are_tabulated_within_the_budget() {
         let d = dispatch();
-        let mut b = Builder::new(&d);
         // Leaf 1's keys: 2 values of bit 0, 8 of bits 8..10.
+        let mut b = Builder::new(&d);
         b.verdicts_spent = MAX_VERDICTS - 9;
         assert_eq!(b.probe(1, &d.plans[1]), None, "10 verdicts, 9 left");
+        let mut b = Builder::new(&d);
         b.verdicts_spent = MAX_VERDICTS - 10;
-        assert!(b.probe(1, &d.plans[1]).is_some(), "10 verdicts, 10 left");
+        let p = b.probe(1, &d.plans[1]);
+        assert!(p.is_some(), "10 verdicts, 10 left");
         assert_eq!(b.verdicts_spent, MAX_VERDICTS);
+        assert_eq!(b.probe(1, &d.plans[1]), p, "its tables made before");
     }
 
     #[test]
