@@ -760,6 +760,35 @@ mod tests {
         assert_eq!(b.probe(1, &d.plans[1]), p, "its tables made before");
     }
 
+    /// A key's table stops at 12 bits: a wider operand part is read
+    /// further, by its bitmap; a wider condition leaves the leaf to the
+    /// general tables.
+    #[test]
+    fn parts_wider_than_a_key_are_read_further_or_not_by_a_probe() {
+        let mut d = dispatch();
+        // The operand in bits 4..18 may not be 5.
+        let mut units = d.units.to_vec();
+        units[1] = unit(4, 14, 4, NO_ASK);
+        let mut bitmaps = d.bitmaps.to_vec();
+        bitmaps.extend(std::iter::repeat_n(!0u64, 256));
+        bitmaps[4] &= !(1 << 5);
+        (d.units, d.bitmaps) = (leak(units.clone()), leak(bitmaps.clone()));
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!((p.more_len, p.always), (1, 1));
+        assert_eq!(key(&direct, &p, 0).0, (0, 1), "the condition");
+        assert_eq!(key(&direct, &p, 1).0, (8, 3), "the narrow operand");
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
+        assert_eq!(decode(0x1000_0301), Some(1));
+        assert_eq!(decode(0x1000_0051), None, "bits 4..18 hold 5");
+
+        // The condition reads bits 0..13, and 5 fails.
+        units[0] = unit(0, 13, 4, NO_ASK);
+        (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
+        let direct = build(&d.trees[0], &d, 3);
+        assert_eq!(direct.entries_of(0)[1] & 0xffff, NO_PROBE as u64, "no probe for leaf 1");
+    }
+
     #[test]
     fn a_part_past_the_shorter_length_is_read_on_the_instructions_own_bits() {
         let d = chosen_by_two();
