@@ -13,13 +13,15 @@
 //!
 //! A probe's checks are read by *key*: a run of the word's bits that indexes
 //! a table of verdict bytes, each byte saying, for that value of the run,
-//! whether a condition fails, an operand is invalid, the length is the
-//! longer one, and whether a further table must be asked. Every check a
-//! leaf makes of one run of bits (a GCN source's code says whether it is
-//! valid, whether it makes the instruction 8 bytes long, whether it reads a
-//! literal) is one key, so one load: the verdicts of a probe are its keys'
-//! bytes or-ed together. Its rarer checks (parts of several runs, values
-//! read through a second table) sit behind one test.
+//! whether a condition fails, an operand is invalid, the length is not the
+//! one its choice names, and whether a further table must be asked. Every
+//! check a leaf makes of one run of bits (a GCN source's code says whether
+//! it is valid, whether it makes the instruction 8 bytes long, whether it
+//! reads a literal) is one key, so one load: the verdicts of a probe are its
+//! keys' bytes or-ed together (each verdict composes by or: a condition
+//! fails when any of its parts fails, and so on). Its rarer checks (parts
+//! of several runs, values read through a second table) sit behind one
+//! test.
 //!
 //! A word the probes do not accept (a leaf of another shape, a value a part
 //! leaves to a second table, an invalid word) is decoded by the general
@@ -56,7 +58,8 @@ pub struct Direct {
     /// The keys' tables of verdicts (see [`Key`]); byte 0 is 0, what an
     /// unused key reads.
     pub verdicts: &'static [u8],
-    /// The bitmaps of the further parts and asks.
+    /// The bitmaps of the further parts and asks (and of the parts the
+    /// keys were tabulated from, which the builder keeps beside them).
     pub bitmaps: &'static [u64],
     /// The probes' checks of values read through a second table (see
     /// [`Ask`]).
@@ -259,11 +262,11 @@ impl Part {
     }
 }
 
-/// A probe's part that is not a key, reading more than one run of bits, or
-/// past the shorter of its lengths, or past its three keys: up to four runs, at most
-/// [`MorePart::MAX_BITS`] in all, each stored as [`Part`] stores its runs (a
-/// rotation and the index bits it fills), looked up in the bitmap at word
-/// `bitmap` of [`Direct::bitmaps`].
+/// A probe's part that is not a key, reading more than one run of bits,
+/// past the shorter of its lengths, or past its three keys: up to four
+/// runs, at most [`MorePart::MAX_BITS`] in all, each stored as [`Part`]
+/// stores its runs (a rotation and the index bits it fills), looked up in
+/// the bitmap at word `bitmap` of [`Direct::bitmaps`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct MorePart {
@@ -401,9 +404,9 @@ impl Direct {
     fn check(&self, at: u16, word: u64) -> Option<Verdict> {
         let p = self.probes.get(at as usize)?;
         let v = self.verdicts;
-        // A probe with no key (most of RV32I's, a fifth of GCN's) skips
-        // their lookups; one with any reads all three, unused ones reading
-        // byte 0, rather than branch on each.
+        // A probe with no key (most of RV32I's) skips their lookups; one
+        // with any reads all three, unused ones reading byte 0, rather than
+        // branch on each.
         let said = match p.keys[0].mask {
             0 => 0,
             _ => p.keys[0].verdict(v, word) | p.keys[1].verdict(v, word) | p.keys[2].verdict(v, word),
