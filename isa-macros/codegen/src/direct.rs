@@ -403,6 +403,9 @@ impl<'a> Builder<'a> {
             };
             by_sub[at].1[i / 64] |= 1 << (i % 64);
         }
+        if let Some(one) = self.folded(&runs, &by_sub, any)? {
+            return Some(one);
+        }
         let mut asks = Vec::new();
         for (s, values) in by_sub {
             let s = *self.d.units.get(s as usize)?;
@@ -422,7 +425,7 @@ impl<'a> Builder<'a> {
                         any,
                         skip: 0,
                         when,
-                        sub: Part::ALWAYS,
+                        sub: MorePart::ALWAYS,
                         lo: lo as u8,
                         width: w as u8,
                         cuts_len: n as u8,
@@ -433,7 +436,7 @@ impl<'a> Builder<'a> {
                 // A second unit answers every value (it has no ask of its own).
                 _ if s.ask == NO_ASK => match self.part(&s, Asked::Refused)? {
                     Some((sub_runs, bitmap)) => {
-                        let sub = Part::new(&sub_runs, bitmap)?;
+                        let sub = MorePart::new(&sub_runs, bitmap)?;
                         Ask { any, skip: 0, when, sub, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 }
                     }
                     // Every value holds: nothing to judge.
@@ -449,6 +452,67 @@ impl<'a> Builder<'a> {
             a.skip = u8::try_from(n - k).ok()?;
         }
         Some(asks)
+    }
+
+    /// The asks of one operand as one (see [`Builder::asks`]), when every
+    /// asked value is judged by a second unit's part and the operand's runs
+    /// with those parts' fit one [`MorePart`]: its bitmap says, for each value
+    /// of the operand's bits and the further bits together, whether the
+    /// part answering that value holds. An ir3 source whose float-table
+    /// index is judged by a part of its own for each of eight kinds of
+    /// source (one bit of the instruction telling which table) was eight
+    /// asks, each looked up on every word that asked; now it is one lookup.
+    ///
+    /// `Some(None)` when they do not fold (a value read by intervals, parts
+    /// of more runs or bits than a part reads, runs that overlap): the asks
+    /// are made one per unit. `None` when a unit cannot be read at all.
+    fn folded(&mut self, runs: &Runs, by_sub: &[(u32, Vec<u64>)], any: Part) -> Option<Option<Vec<Ask>>> {
+        let mut subs: Vec<(Vec<u64>, Option<Unpacked>)> = Vec::new();
+        for (s, values) in by_sub {
+            let s = *self.d.units.get(*s as usize)?;
+            if s.range_len == Unit::CUTS || s.ask != NO_ASK {
+                return Some(None);
+            }
+            subs.push((values.clone(), self.part(&s, Asked::Refused)?));
+        }
+        if subs.iter().all(|(_, part)| part.is_none()) {
+            // Every asked value holds: nothing to judge.
+            return Some(Some(Vec::new()));
+        }
+        let mut all = runs.clone();
+        for (sub_runs, _) in subs.iter().filter_map(|(_, part)| part.as_ref()) {
+            for r in sub_runs {
+                if !all.contains(r) {
+                    all.push(*r);
+                }
+            }
+        }
+        let disjoint = all
+            .iter()
+            .enumerate()
+            .all(|(k, &(lo, w))| all[..k].iter().all(|&(lo2, w2)| lo + w <= lo2 || lo2 + w2 <= lo));
+        let width: u32 = all.iter().map(|r| r.1).sum();
+        if !disjoint || width > MorePart::MAX_BITS || MorePart::new(&all, 0).is_none() {
+            return Some(None);
+        }
+        let mut bitmap = vec![0u64; (1usize << width).div_ceil(64)];
+        for i in 0..1u64 << width {
+            let word = scatter(&all, i);
+            let v = gather(runs, word) as usize;
+            let holds = match subs.iter().find(|(values, _)| values[v / 64] >> (v % 64) & 1 == 1) {
+                // Not asked (the ask's `any` passes it by): holds.
+                None => true,
+                Some((_, None)) => true,
+                Some((_, Some((sub_runs, at)))) => {
+                    let j = gather(sub_runs, word) as usize;
+                    self.bitmaps[*at as usize + j / 64] >> (j % 64) & 1 == 1
+                }
+            };
+            bitmap[(i / 64) as usize] |= (holds as u64) << (i % 64);
+        }
+        let sub = MorePart::new(&all, self.masked(bitmap, width))?;
+        let when = Part::ALWAYS;
+        Some(Some(vec![Ask { any, skip: 1, when, sub, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 }]))
     }
 
     /// The runs of bits unit `u` reads (most significant first), their
@@ -514,6 +578,23 @@ impl<'a> Builder<'a> {
         }
         Some(Some((runs, intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap))))
     }
+}
+
+/// The value of `runs` (`(lo, width)`, most significant first) in `word`,
+/// side by side: how a [`Part`] indexes its bitmap.
+fn gather(runs: &[(u32, u32)], word: u64) -> u64 {
+    runs.iter().fold(0, |v, &(lo, w)| v << w | (word >> lo) & ((1u64 << w) - 1))
+}
+
+/// The word holding `value` in `runs` (see [`gather`]) and zeros elsewhere.
+fn scatter(runs: &[(u32, u32)], value: u64) -> u64 {
+    let mut below: u32 = runs.iter().map(|r| r.1).sum();
+    let mut word = 0;
+    for &(lo, w) in runs {
+        below -= w;
+        word |= (value >> below & ((1u64 << w) - 1)) << lo;
+    }
+    word
 }
 
 #[cfg(test)]
@@ -634,33 +715,44 @@ mod tests {
         assert_eq!(decode(64 << 32 | 0x1000_0301), Some(1), "value 3 reads no literal");
     }
 
-    #[test]
-    fn values_read_through_second_units_become_asks_one_per_unit() {
-        let mut d = dispatch();
-        // Values 5 and 6 of bits 8..10 read bits 12..14: for 5 they may not
-        // be 3 (unit 3), for 6 any value holds (unit 4).
+    /// [`dispatch`] with values 5 and 6 of leaf 1's operand in bits 8..10
+    /// asking: 5 judged by unit 3 (bits 12..14 may not be 3, bitmap word
+    /// 4), 6 by `six`; `more` bitmap words from word 6.
+    fn asked_by_five_and_six(d: &mut Dispatch, six: Unit, more: &[u64]) {
         let mut units = d.units.to_vec();
         units[2] = Unit { ask: 5, sub: 0, ..units[2] };
-        units.push(Unit { lo: 12, width: 2, bitmap: 4, ..units[0] });
-        units.push(Unit { lo: 12, width: 2, bitmap: 1, ..units[0] });
+        units.extend([Unit { lo: 12, width: 2, bitmap: 4, ..units[0] }, six]);
         let mut bitmaps = d.bitmaps.to_vec();
         bitmaps.extend([0b0111, 0b110_0000]);
+        bitmaps.extend(more);
         let mut subs = vec![NO_ASK; 8];
         (subs[5], subs[6]) = (3, 4);
         (d.units, d.bitmaps, d.subs) = (leak(units), leak(bitmaps), leak(subs));
+    }
+
+    #[test]
+    fn values_read_through_second_units_fold_into_one_ask() {
+        // Values 5 and 6 of bits 8..10 read bits 12..14: for 5 they may not
+        // be 3, for 6 any value holds.
+        let mut d = dispatch();
+        let six = Unit { lo: 12, width: 2, bitmap: 1, ..d.units[0] };
+        asked_by_five_and_six(&mut d, six, &[]);
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!(p.asks_len, 1, "unit 4 holds for every value: no ask");
+        assert_eq!(p.asks_len, 1);
         let a = direct.asks[p.asks as usize];
-        assert_eq!(direct.bitmaps[a.when.bitmap as usize] & 0xff, 1 << 5);
-        assert_eq!((Some(a.sub), a.cuts_len), (Part::new(&[(12, 2)], a.sub.bitmap as u32), 0), "bits 12..14");
+        assert_eq!(direct.bitmaps[a.any.bitmap as usize] & 0xff, 0b110_0000, "asked by 5 and 6");
+        assert_eq!(a.when, Part::ALWAYS);
+        // One part over the operand's bits and the further ones: index
+        // `v << 2 | x`, clear only for 5 with 3.
+        assert_eq!((Some(a.sub), a.cuts_len), (MorePart::new(&[(8, 3), (12, 2)], a.sub.bitmap), 0));
+        assert_eq!(direct.bitmaps[a.sub.bitmap as usize], 0xffff_ffff & !(1 << (5 << 2 | 3)), "32 values");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_1501), Some(1));
         assert_eq!(decode(0x1000_3501), None);
         assert_eq!(decode(0x1000_3601), Some(1));
 
-        // For 6, bits 12..14 may not be 2 (bitmap word 6): two asks, the
-        // first able to skip both when neither value is read.
+        // For 6, bits 12..14 may not be 2 (bitmap word 6): still one ask.
         let mut units = d.units.to_vec();
         units[4].bitmap = 6;
         let mut bitmaps = d.bitmaps.to_vec();
@@ -668,15 +760,52 @@ mod tests {
         (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        let asks = &direct.asks[p.asks as usize..][..p.asks_len as usize];
-        assert_eq!(asks.iter().map(|a| a.skip).collect::<Vec<_>>(), [2, 1]);
+        assert_eq!(p.asks_len, 1);
         assert_eq!(key(&direct, &p, 1), ((8, 3), vec![0, 0, 0, 0, 0, A, A, 0]), "5 and 6 ask");
-        assert_eq!(direct.bitmaps[asks[0].any.bitmap as usize] & 0xff, 0b110_0000);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_2601), None);
         assert_eq!(decode(0x1000_3601), Some(1));
         assert_eq!(decode(0x1000_3501), None);
+        assert_eq!(decode(0x1000_2501), Some(1));
         assert_eq!(decode(0x1000_2301), Some(1), "value 3 reads nothing further");
+    }
+
+    #[test]
+    fn values_read_through_second_units_of_many_runs_become_asks_one_per_unit() {
+        // Value 5 of bits 8..10 reads bits 12..14, which may not be 3; value
+        // 6 reads bits 16..28, which may not be 2 (bitmap word 6): 17 bits in
+        // all, more than a part reads.
+        let mut d = dispatch();
+        let six = Unit { lo: 16, width: 12, bitmap: 6, ..d.units[0] };
+        let mut wide = [!0u64; 64];
+        wide[0] = !0b100;
+        asked_by_five_and_six(&mut d, six, &wide);
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        let asks = &direct.asks[p.asks as usize..][..p.asks_len as usize];
+        // Two asks, the first able to skip both when neither value is read.
+        assert_eq!(asks.iter().map(|a| a.skip).collect::<Vec<_>>(), [2, 1]);
+        assert_eq!(direct.bitmaps[asks[0].any.bitmap as usize] & 0xff, 0b110_0000);
+        assert_eq!(direct.bitmaps[asks[0].when.bitmap as usize] & 0xff, 1 << 5);
+        assert_eq!((Some(asks[0].sub), asks[0].cuts_len), (MorePart::new(&[(12, 2)], asks[0].sub.bitmap), 0));
+        assert_eq!((Some(asks[1].sub), asks[1].cuts_len), (MorePart::new(&[(16, 12)], asks[1].sub.bitmap), 0));
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
+        assert_eq!(decode(0x1000_3501), None);
+        assert_eq!(decode(0x1000_2501), Some(1));
+        assert_eq!(decode(0x1002_0601), None, "6 with bits 16..28 at 2");
+        assert_eq!(decode(0x1003_3601), Some(1));
+        assert_eq!(decode(0x1012_3601), Some(1), "6 with bits 16..28 at 0x12");
+        assert_eq!(decode(0x1002_0301), Some(1), "value 3 reads nothing further");
+    }
+
+    #[test]
+    fn gather_and_scatter_are_inverse_and_read_the_first_run_highest() {
+        let runs = [(40, 3), (4, 2), (60, 4)];
+        assert_eq!(gather(&runs, 0b101 << 40 | 0b11 << 4 | 0b1001 << 60), 0b1_0111_1001);
+        for v in [0u64, 1, 0b1_0111_1001, (1 << 9) - 1] {
+            assert_eq!(gather(&runs, scatter(&runs, v)), v);
+        }
+        assert_eq!(scatter(&runs, 1 << 8), 1 << 42);
     }
 
     /// Leaf 1 of [`dispatch`] with the length chosen by two units on

@@ -182,8 +182,11 @@ pub struct Ask {
     /// The same bits, looked up in a bitmap of the values this ask judges
     /// (the operand's part in the probe lets them pass).
     pub when: Part,
-    /// The further bits when `cuts_len` is 0.
-    pub sub: Part,
+    /// The further bits when `cuts_len` is 0: a part of their own, or the
+    /// operand's bits and the further ones together, where the values of
+    /// one operand that read different further bits were folded into one
+    /// ask (up to four runs).
+    pub sub: MorePart,
     /// Otherwise the wide value: `width` bits (below 64) from `lo`.
     pub lo: u8,
     pub width: u8,
@@ -276,6 +279,9 @@ pub struct MorePart {
 }
 
 impl MorePart {
+    /// The part that holds: word 0 of the bitmaps is all ones.
+    pub const ALWAYS: MorePart = MorePart { rot: [0; 4], mask: [0; 4], bitmap: 0 };
+
     /// Most bits a further part reads (its bitmap 8 KiB): a 16-bit
     /// immediate whose cases read all of it (GCN's packed hardware-register
     /// operand) is one part, so that its leaf needs no second table.
@@ -496,8 +502,6 @@ mod tests {
     /// 12 to index bit 2, 14 to 1, 16 to 0.
     const LEAF7_MORE: MorePart = MorePart { rot: [10, 13, 16, 0], mask: [0b100, 0b10, 0b1, 0], bitmap: 1 };
 
-    const NONE: Part = Part::ALWAYS;
-
     const U: Key = Key::UNUSED;
 
     /// A two-leaf table by hand: the root switches on bits 28..32; value 1
@@ -594,7 +598,17 @@ mod tests {
         // Bits 0..4 equal to 15 read the value in bits 32..64, which holds
         // only in [65, 0x1000).
         let when = part(0, 4, 1);
-        let ask = Ask { any: when, skip: 1, when, sub: NONE, lo: 32, width: 32, cuts_len: 3, cuts: 0, answers: 0b010 };
+        let ask = Ask {
+            any: when,
+            skip: 1,
+            when,
+            sub: MorePart::ALWAYS,
+            lo: 32,
+            width: 32,
+            cuts_len: 3,
+            cuts: 0,
+            answers: 0b010,
+        };
         let (bitmaps, cuts) = ([!0, 1 << 15], [0, 65, 0x1000]);
         let word = |low: u64, value: u64| value << 32 | low;
         assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 1)), 0);
@@ -606,7 +620,7 @@ mod tests {
         // Other values of bits 0..4 do not read it.
         assert_eq!(ask.holds(&bitmaps, &cuts, word(3, 1)), 1);
         // Read through a part instead: bits 8..10 may not be 2 (word 2).
-        let ask = Ask { sub: part(8, 2, 2), cuts_len: 0, ..ask };
+        let ask = Ask { sub: MorePart::new(&[(8, 2)], 2).unwrap(), cuts_len: 0, ..ask };
         let bitmaps = [!0, 1 << 15, !0b100];
         assert_eq!(ask.holds(&bitmaps, &[], 0x20f), 0);
         assert_eq!(ask.holds(&bitmaps, &[], 0x10f), 1);
