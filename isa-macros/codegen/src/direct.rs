@@ -14,21 +14,8 @@
 use std::collections::HashMap;
 
 use crate::dispatch::intern;
-use isa_runtime::{Ask, Direct, Dispatch, Key, MorePart, NO_ASK, NO_PROBE, NODE, Part, Plan, Probe, Tree, Unit};
-
-/// The probe matching nothing, at [`NO_PROBE`].
-const NOTHING: Probe = Probe {
-    mask: 0,
-    value: 1,
-    keys: [Key::UNUSED; 3],
-    more: 0,
-    more_len: 0,
-    always: 0,
-    then: 0,
-    otherwise: 0,
-    leaf: 0,
-    asks: 0,
-    asks_len: 0,
+use isa_runtime::{
+    Ask, Direct, DirectTables, Dispatch, Key, MorePart, NO_ASK, NO_PROBE, NODE, NOTHING, Part, Plan, Probe, Tree, Unit,
 };
 
 /// The direct decoder for the first group's `tree` and the plans of every
@@ -62,7 +49,7 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
             });
         }
     }
-    Direct {
+    Direct::new(DirectTables {
         root,
         entries: leak(entries),
         entries_per_class: shape.len() as u32,
@@ -72,7 +59,7 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         bitmaps: leak(b.bitmaps),
         asks: leak(b.asks),
         cuts: leak(b.cuts),
-    }
+    })
 }
 
 /// Most verdicts the keys' tables evaluate for one spec (each table made
@@ -651,7 +638,7 @@ mod tests {
             bitmaps: leak(vec![0b10, 0b1111, 0xff, 1 << 5]),
             subs: &[],
             cuts: &[],
-            direct: Direct::EMPTY,
+            direct: Direct::empty(),
         }
     }
 

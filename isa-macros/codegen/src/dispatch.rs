@@ -87,7 +87,7 @@ pub fn build(isa: &Isa) -> Dispatch {
         bitmaps: leak(p.bitmaps),
         subs: leak(p.subs),
         cuts: leak(p.cuts),
-        direct: Direct::EMPTY,
+        direct: Direct::empty(),
     };
     if let Some(tree) = d.trees.first() {
         d.direct = crate::direct::build(tree, &d, isa.leaves.len());

@@ -518,10 +518,10 @@ impl Emit for Direct {
         // A byte string: one token however long (GCN's run to some
         // hundreds of kilobytes).
         let v = Literal::byte_string(self.verdicts);
-        quote!(::isa_runtime::Direct {
+        quote!(::isa_runtime::Direct::new(::isa_runtime::DirectTables {
             root: #r, entries: #e, entries_per_class: #n, probes: #p, more: #m, verdicts: #v, bitmaps: #b,
             asks: #a, cuts: #c
-        })
+        }))
     }
 }
 
@@ -537,9 +537,14 @@ impl Emit for &Dispatch {
         let (g, t, p) = (self.gen_bounds.emit(), self.trees.emit(), self.plans.emit());
         let (u, r, b, s) = (self.units.emit(), self.ranges.emit(), self.bitmaps.emit(), self.subs.emit());
         let (cuts, direct) = (self.cuts.emit(), self.direct.emit());
-        quote!(&::isa_runtime::Dispatch {
-            gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b, subs: #s, cuts: #cuts,
-            direct: #direct
+        // A static of its own: the direct decoder remembers whether its
+        // tables passed their check, which a promoted constant may not.
+        quote!({
+            static DISPATCH: ::isa_runtime::Dispatch = ::isa_runtime::Dispatch {
+                gen_bounds: #g, trees: #t, plans: #p, units: #u, ranges: #r, bitmaps: #b, subs: #s, cuts: #cuts,
+                direct: #direct
+            };
+            &DISPATCH
         })
     }
 }

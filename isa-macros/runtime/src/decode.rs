@@ -1,9 +1,9 @@
 //! Decoding: find the leaf whose identifying bits match, pick its case, and check
 //! that every operand sub-encoding decodes too.
 
-use crate::Direct;
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
+use crate::direct::{Direct, Trusted};
 use crate::error::DecodeError;
 use crate::eval::{Env, Given, Step};
 use crate::tables::{Isa, Leaf, Range, Src, Ty};
@@ -19,11 +19,11 @@ impl Isa {
     /// The decoder of generation `gen_`, for decoding many words.
     pub fn decoder(&self, gen_: u32) -> Decoder<'_> {
         let plans = self.dispatch.map_or(&[][..], |d| d.plans_for(gen_));
-        let (direct, entries) = match self.dispatch {
-            Some(d) => (&d.direct, d.direct.entries_of(d.class_of(gen_))),
-            None => (&EMPTY, &[][..]),
-        };
-        Decoder { isa: self, gen_, plans, direct, entries, width: mask_of(0, self.groups[0].bits) }
+        // Tables that fail their check (none the generator builds) decode
+        // everything the general way.
+        let direct = self.dispatch.and_then(|d| d.direct.trusted(d.class_of(gen_)));
+        let direct = direct.or_else(|| EMPTY.trusted(0)).expect("the empty direct decoder's tables are valid");
+        Decoder { isa: self, gen_, plans, direct, width: mask_of(0, self.groups[0].bits) }
     }
 
     /// Decodes through the precomputed tables, the reference code checking
@@ -41,7 +41,12 @@ impl Isa {
     /// benchmarks use it to see how much of an instruction set it covers.
     pub fn decode_direct(&self, bits: Bits, gen_: u32) -> Option<Inst> {
         let d = self.decoder(gen_);
-        d.direct.decode(d.entries, (bits & d.width) as u64)
+        let word = (bits & d.width) as u64;
+        d.direct.identify(word).map(|(leaf, len)| Inst {
+            leaf,
+            len,
+            bits: Bits::from(word & crate::direct::len_mask(len)),
+        })
     }
 
     /// The reference decoder: scans the leaves in priority order and evaluates
@@ -537,23 +542,22 @@ pub struct Decoder<'a> {
     gen_: u32,
     /// The plans of the generation's class (empty without tables).
     plans: &'static [crate::Plan],
-    /// The direct decoder, and its tree for the generation's class.
-    direct: &'a Direct,
-    entries: &'static [u64],
+    /// The direct decoder, with its tree for the generation's class.
+    direct: Trusted<'a>,
     /// The bits of a word of the instruction group.
     width: Bits,
 }
 
 /// The direct decoder of a target without tables.
-static EMPTY: Direct = Direct::EMPTY;
+static EMPTY: Direct = Direct::empty();
 
 impl Decoder<'_> {
     /// Decodes one instruction from `bits` (see [`Isa::decode`]).
     pub fn decode(&self, bits: Bits) -> Result<Inst, DecodeError> {
         let isa = self.isa;
         let bits = bits & self.width;
-        if let Some(inst) = self.direct.decode(self.entries, bits as u64) {
-            return Ok(inst);
+        if let Some((leaf, len)) = self.direct.identify(bits as u64) {
+            return Ok(Inst { leaf, len, bits: bits & crate::direct::len_mask(len) as Bits });
         }
         if let Some(d) = isa.dispatch
             && let Some(inst) = isa.decode_fast(d, self.plans, bits, self.gen_)
@@ -572,7 +576,7 @@ impl Decoder<'_> {
         // the instruction's own length).
         if let Some(chunk) = bytes.first_chunk::<8>() {
             let word = u64::from_le_bytes(*chunk) & self.width as u64;
-            if let Some((leaf, len)) = self.direct.identify(self.entries, word)
+            if let Some((leaf, len)) = self.direct.identify(word)
                 && len as usize <= bytes.len()
             {
                 let inst = Inst { leaf, len, bits: Bits::from(word & crate::direct::len_mask(len)) };
@@ -593,7 +597,7 @@ impl Decoder<'_> {
         buf[..n].copy_from_slice(&bytes[..n]);
         let bits = Bits::from_le_bytes(buf) & self.width;
         if bytes.len() < 8
-            && let Some((leaf, len)) = self.direct.identify(self.entries, bits as u64)
+            && let Some((leaf, len)) = self.direct.identify(bits as u64)
             && len as usize <= bytes.len()
         {
             return Ok((Inst { leaf, len, bits: bits & crate::direct::len_mask(len) as Bits }, len as usize));

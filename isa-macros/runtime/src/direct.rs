@@ -29,14 +29,36 @@
 //! only where the general tables would answer the same leaf and length
 //! (`tests/decode_tables.rs` checks both on every opcode and random words).
 
+use std::ops::Deref;
+use std::sync::OnceLock;
+
 use crate::Inst;
 use crate::bits::Bits;
 
 /// The direct decoder of a target's first instruction group (see the module
-/// documentation). Built by the generator from the [`crate::Dispatch`]
-/// tables it sits beside.
+/// documentation): its tables, checked once before a [`crate::Decoder`]
+/// walks them without bounds checks (see [`Direct::trusted`]). Built by the
+/// generator from the [`crate::Dispatch`] tables it sits beside; its tables
+/// are read through [`Deref`], and cannot be changed once checked.
 #[derive(Debug)]
 pub struct Direct {
+    tables: DirectTables,
+    /// Whether every index the walk and the probes' keys follow lies within
+    /// its table: found once, the first time a decoder asks.
+    checked: OnceLock<bool>,
+}
+
+impl Deref for Direct {
+    type Target = DirectTables;
+
+    fn deref(&self) -> &DirectTables {
+        &self.tables
+    }
+}
+
+/// The tables of a [`Direct`] decoder.
+#[derive(Debug, Clone, Copy)]
+pub struct DirectTables {
     /// Where the walk starts: an entry (see [`Direct::entries`]).
     pub root: u64,
     /// The tree per generation class, `entries_per_class` entries each: a
@@ -157,10 +179,22 @@ impl Key {
 
     /// The verdicts of `word`'s value of the run (as [`Key::INVALID`] past
     /// the table's end, which the builder never leaves).
-    #[inline(always)]
+    #[cfg(test)]
     fn verdict(&self, verdicts: &[u8], word: u64) -> u8 {
+        // SAFETY: not trusted, so checked.
+        unsafe { self.verdict_in::<false>(verdicts, word) }
+    }
+
+    /// [`Key::verdict`], unchecked when `TRUSTED`.
+    ///
+    /// # Safety
+    /// When `TRUSTED`, `at + mask` must lie within `verdicts` (what
+    /// [`DirectTables::valid`] checks of every probe's keys).
+    #[inline(always)]
+    unsafe fn verdict_in<const TRUSTED: bool>(&self, verdicts: &[u8], word: u64) -> u8 {
         let i = self.at as usize + ((word >> (self.lo & 63)) & self.mask as u64) as usize;
-        verdicts.get(i).copied().unwrap_or(Key::INVALID)
+        // SAFETY: the caller's.
+        unsafe { load::<u8, TRUSTED>(verdicts, i) }.copied().unwrap_or(Key::INVALID)
     }
 }
 
@@ -344,20 +378,113 @@ enum Verdict {
     Unsure,
 }
 
+/// The probe that matches no word (its identifying bits can hold no value),
+/// at [`NO_PROBE`] in every [`DirectTables::probes`].
+pub const NOTHING: Probe = Probe {
+    mask: 0,
+    value: 1,
+    keys: [Key::UNUSED; 3],
+    more: 0,
+    more_len: 0,
+    always: 0,
+    then: 0,
+    otherwise: 0,
+    leaf: 0,
+    asks: 0,
+    asks_len: 0,
+};
+
+/// Element `i` of `s`, not checked when `TRUSTED`.
+///
+/// # Safety
+/// When `TRUSTED`, `i` must be below `s.len()`.
+#[inline(always)]
+unsafe fn load<T, const TRUSTED: bool>(s: &[T], i: usize) -> Option<&T> {
+    match TRUSTED {
+        // SAFETY: the caller's.
+        true => Some(unsafe { s.get_unchecked(i) }),
+        false => s.get(i),
+    }
+}
+
+/// A [`Direct`] decoder whose tables were checked, with the tree of one
+/// generation class: what a [`crate::Decoder`] walks without bounds checks.
+/// Only [`Direct::trusted`] makes one.
+#[derive(Debug, Clone, Copy)]
+pub struct Trusted<'a> {
+    direct: &'a Direct,
+    entries: &'a [u64],
+}
+
+impl Trusted<'_> {
+    /// [`Direct::identify`], without bounds checks.
+    #[inline(always)]
+    pub fn identify(&self, word: u64) -> Option<(u16, u8)> {
+        // SAFETY: `Direct::trusted` made this only for checked tables and
+        // one whole class's tree.
+        unsafe { self.direct.identify_in::<true>(self.entries, word) }
+    }
+}
+
+impl DirectTables {
+    /// Whether every index the walk and the probes' keys follow lies within
+    /// its table: each class's tree is `entries_per_class` entries whose
+    /// nodes' children lie within it, each end names probes that exist, and
+    /// each probe's keys read verdicts that exist. What the generator builds
+    /// always is; [`Direct::trusted`] refuses tables that are not.
+    pub fn valid(&self) -> bool {
+        let n = self.entries_per_class as usize;
+        let probes = self.probes.len();
+        let entry = |e: u64| match Direct::is_node(e) {
+            true => (e as u32 as usize).checked_add((e >> 48) as usize).is_some_and(|last| last < n),
+            false => (e as u16 as usize) < probes && ((e >> 16) as u16 as usize) < probes,
+        };
+        let keys = |p: &Probe| {
+            p.keys.iter().all(|k| (k.at as usize).checked_add(k.mask as usize).is_some_and(|i| i < self.verdicts.len()))
+        };
+        let whole = match n {
+            0 => self.entries.is_empty(),
+            _ => self.entries.len().is_multiple_of(n),
+        };
+        whole && entry(self.root) && self.entries.iter().all(|&e| entry(e)) && self.probes.iter().all(keys)
+    }
+}
+
 impl Direct {
+    /// The direct decoder over `tables`, to be checked when first trusted.
+    pub const fn new(tables: DirectTables) -> Direct {
+        Direct { tables, checked: OnceLock::new() }
+    }
+
+    /// Its tables.
+    pub fn tables(&self) -> &DirectTables {
+        &self.tables
+    }
+
     /// The direct decoder that decodes nothing (every word goes to the
     /// general tables).
-    pub const EMPTY: Direct = Direct {
-        root: 0,
-        entries: &[],
-        entries_per_class: 0,
-        probes: &[],
-        more: &[],
-        verdicts: &[],
-        bitmaps: &[],
-        asks: &[],
-        cuts: &[],
-    };
+    pub const fn empty() -> Direct {
+        Direct::new(DirectTables {
+            root: 0,
+            entries: &[],
+            entries_per_class: 0,
+            probes: &[NOTHING],
+            more: &[],
+            verdicts: &[0],
+            bitmaps: &[!0],
+            asks: &[],
+            cuts: &[],
+        })
+    }
+
+    /// The tree of generation class `class` to walk without bounds checks,
+    /// or `None` when the tables are not valid ([`DirectTables::valid`],
+    /// checked once) or have no such class.
+    pub fn trusted(&self, class: usize) -> Option<Trusted<'_>> {
+        let entries = self.entries_of(class);
+        let whole = entries.len() == self.entries_per_class as usize;
+        (whole && *self.checked.get_or_init(|| self.valid())).then_some(Trusted { direct: self, entries })
+    }
 
     /// The entry of [`Direct::entries`] that switches on `width` bits (1
     /// to 16) of the word from bit `lo`, its children from `first`: `first |
@@ -390,14 +517,30 @@ impl Direct {
     /// decodes it: what a caller holding the instruction's bits needs.
     #[inline(always)]
     pub fn identify(&self, entries: &[u64], word: u64) -> Option<(u16, u8)> {
+        // SAFETY: not trusted, so checked.
+        unsafe { self.identify_in::<false>(entries, word) }
+    }
+
+    /// [`Direct::identify`], without bounds checks when `TRUSTED` (a
+    /// word's decoding is a few loads, and checking each cost a tenth of
+    /// it).
+    ///
+    /// # Safety
+    /// When `TRUSTED`, the tables must be valid ([`DirectTables::valid`])
+    /// and `entries` one class's whole tree.
+    #[inline(always)]
+    unsafe fn identify_in<const TRUSTED: bool>(&self, entries: &[u64], word: u64) -> Option<(u16, u8)> {
         let mut e = self.root;
         while Direct::is_node(e) {
             let v = (word >> ((e >> 32) & 63)) & (e >> 48);
-            e = *entries.get(e as u32 as usize + v as usize)?;
+            // SAFETY: the caller's: a node's children lie within the tree.
+            e = *unsafe { load::<u64, TRUSTED>(entries, e as u32 as usize + v as usize) }?;
         }
-        match self.check(e as u16, word)? {
+        // SAFETY: the caller's: an end names probes that exist.
+        match unsafe { self.check::<TRUSTED>(e as u16, word) }? {
             Verdict::Is(leaf, len) => Some((leaf, len)),
-            Verdict::Not => match self.check((e >> 16) as u16, word)? {
+            // SAFETY: as above.
+            Verdict::Not => match unsafe { self.check::<TRUSTED>((e >> 16) as u16, word) }? {
                 Verdict::Is(leaf, len) => Some((leaf, len)),
                 _ => None,
             },
@@ -406,16 +549,25 @@ impl Direct {
     }
 
     /// Checks probe `at` against `word`.
+    ///
+    /// # Safety
+    /// When `TRUSTED`, the tables must be valid and `at` a probe's index.
     #[inline(always)]
-    fn check(&self, at: u16, word: u64) -> Option<Verdict> {
-        let p = self.probes.get(at as usize)?;
+    unsafe fn check<const TRUSTED: bool>(&self, at: u16, word: u64) -> Option<Verdict> {
+        // SAFETY: the caller's.
+        let p = unsafe { load::<Probe, TRUSTED>(self.probes, at as usize) }?;
         let v = self.verdicts;
         // A probe with no key (most of RV32I's) skips their lookups; one
         // with any reads all three, unused ones reading byte 0, rather than
         // branch on each.
+        // SAFETY: the caller's: valid tables' keys read verdicts that exist.
         let said = match p.keys[0].mask {
             0 => 0,
-            _ => p.keys[0].verdict(v, word) | p.keys[1].verdict(v, word) | p.keys[2].verdict(v, word),
+            _ => unsafe {
+                p.keys[0].verdict_in::<TRUSTED>(v, word)
+                    | p.keys[1].verdict_in::<TRUSTED>(v, word)
+                    | p.keys[2].verdict_in::<TRUSTED>(v, word)
+            },
         };
         if word & p.mask != p.value || said & Key::FAILS != 0 {
             return Some(Verdict::Not);
@@ -525,7 +677,7 @@ mod tests {
         static BITMAPS: [u64; 2] = [!0, !(1 << 0b111)];
         // Class 0 only: the root's 16 children, value 1 the two leaves.
         static ENTRIES: [u64; 16] = [0, 1 | 2 << 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-        Direct {
+        Direct::new(DirectTables {
             root: Direct::node(28, 4, 0),
             entries: &ENTRIES,
             entries_per_class: 16,
@@ -535,7 +687,7 @@ mod tests {
             bitmaps: &BITMAPS,
             asks: &[],
             cuts: &[],
-        }
+        })
     }
 
     #[test]
@@ -625,6 +777,42 @@ mod tests {
         assert_eq!(ask.holds(&bitmaps, &[], 0x20f), 0);
         assert_eq!(ask.holds(&bitmaps, &[], 0x10f), 1);
         assert_eq!(ask.holds(&bitmaps, &[], 0x203), 1, "not asked");
+    }
+
+    /// The check before the walk goes unchecked: the generator's tables
+    /// pass it, and an index past any table fails it.
+    #[test]
+    fn tables_are_trusted_only_when_every_index_lies_within_them() {
+        let d = table();
+        assert!(d.valid());
+        let t = d.trusted(0).expect("valid tables, class 0");
+        assert_eq!(t.identify(0x1000_0001), Some((7, 4)));
+        assert_eq!(t.identify(0x1000_0031), None);
+        assert!(d.trusted(1).is_none(), "no class 1");
+        let empty = Direct::empty();
+        assert_eq!(empty.trusted(0).expect("the empty decoder is valid").identify(0x1000_0001), None);
+
+        let with = |entries: &'static [u64], probes: &'static [Probe], root: u64| {
+            Direct::new(DirectTables { entries, probes, root, ..*table().tables() })
+        };
+        let mut entries = table().entries.to_vec();
+        // A node whose children run past the class's 16 entries.
+        entries[3] = Direct::node(0, 4, 1);
+        let bad = with(Box::leak(entries.into_boxed_slice()), table().probes, table().root);
+        assert!(!bad.valid() && bad.trusted(0).is_none(), "a child past the tree");
+        let mut entries = table().entries.to_vec();
+        entries[1] = 1 | 3 << 16;
+        let bad = with(Box::leak(entries.into_boxed_slice()), table().probes, table().root);
+        assert!(!bad.valid(), "a probe past the probes");
+        let mut probes = table().probes.to_vec();
+        probes[2].keys[1] = Key { lo: 0, mask: 3, at: 8 };
+        let bad = with(table().entries, Box::leak(probes.into_boxed_slice()), table().root);
+        assert!(!bad.valid(), "verdicts past their table");
+        let bad = with(table().entries, table().probes, Direct::node(28, 5, 0));
+        assert!(!bad.valid(), "a root of 32 children in a tree of 16");
+        // Checked again by the untrusted walk, none of these panics.
+        let bad = with(&[], table().probes, table().root);
+        assert_eq!(bad.decode(&[], 0x1000_0001), None);
     }
 
     #[test]
