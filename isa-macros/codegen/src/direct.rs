@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use crate::dispatch::intern;
 use isa_runtime::{
     Ask, Direct, DirectTables, Dispatch, Key, MorePart, NO_ASK, NO_PROBE, NODE, NOTHING, Part, Plan, Probe, Tree, Unit,
+    gather, scatter,
 };
 
 /// The direct decoder for the first group's `tree` and the plans of every
@@ -154,6 +155,8 @@ struct Builder<'a> {
     table_at: HashMap<(u32, Vec<Verdict>), u32>,
     /// Verdicts the keys' tables have evaluated, against [`MAX_VERDICTS`].
     verdicts_spent: u64,
+    /// Each layout of runs' further part (see [`Builder::gathering`]).
+    gathering_of: HashMap<Vec<(u32, u32)>, Option<MorePart>>,
 }
 
 impl<'a> Builder<'a> {
@@ -176,6 +179,7 @@ impl<'a> Builder<'a> {
             cuts_at: HashMap::new(),
             table_at: HashMap::new(),
             verdicts_spent: 0,
+            gathering_of: HashMap::new(),
         };
         b.probe_at.insert(NOTHING, NO_PROBE);
         b.bitmap_at.insert(vec![!0], 0);
@@ -286,7 +290,7 @@ impl<'a> Builder<'a> {
         for o in &operands {
             match run(o) {
                 Some(r) => uses.push(Use { run: r, bitmap: o.1, flag: Key::INVALID, when: false }),
-                None => more.push(MorePart::new(&o.0, o.1)?),
+                None => more.push(self.more_part(&o.0, o.1)?),
             }
         }
         // The length's and the conditions' runs must be keys; asking
@@ -309,7 +313,7 @@ impl<'a> Builder<'a> {
         for u in uses.iter().filter(|u| !runs.contains(&u.run)) {
             match u.flag {
                 Key::ASKS => always = true,
-                _ => more.push(MorePart::new(&[u.run], u.bitmap)?),
+                _ => more.push(self.more_part(&[u.run], u.bitmap)?),
             }
         }
         // A key's table depends only on its width and its uses' bitmaps and
@@ -423,7 +427,7 @@ impl<'a> Builder<'a> {
                 // A second unit answers every value (it has no ask of its own).
                 _ if s.ask == NO_ASK => match self.part(&s, Asked::Refused)? {
                     Some((sub_runs, bitmap)) => {
-                        let sub = MorePart::new(&sub_runs, bitmap)?;
+                        let sub = self.more_part(&sub_runs, bitmap)?;
                         Ask { any, skip: 0, when, sub, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 }
                     }
                     // Every value holds: nothing to judge.
@@ -474,15 +478,10 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let disjoint = all
-            .iter()
-            .enumerate()
-            .all(|(k, &(lo, w))| all[..k].iter().all(|&(lo2, w2)| lo + w <= lo2 || lo2 + w2 <= lo));
         let width: u32 = all.iter().map(|r| r.1).sum();
-        if !disjoint || width > MorePart::MAX_BITS || MorePart::new(&all, 0).is_none() {
-            return Some(None);
-        }
-        let mut bitmap = vec![0u64; (1usize << width).div_ceil(64)];
+        // Overlapping runs, or more than a part gathers: one ask per unit.
+        let Some(gathering) = self.gathering(&all) else { return Some(None) };
+        let mut bitmap = vec![0u64; (1usize << gathering.index_bits()).div_ceil(64)];
         for i in 0..1u64 << width {
             let word = scatter(&all, i);
             let v = gather(runs, word) as usize;
@@ -495,11 +494,37 @@ impl<'a> Builder<'a> {
                     self.bitmaps[*at as usize + j / 64] >> (j % 64) & 1 == 1
                 }
             };
-            bitmap[(i / 64) as usize] |= (holds as u64) << (i % 64);
+            let at = gathering.index(word);
+            bitmap[(at / 64) as usize] |= (holds as u64) << (at % 64);
         }
-        let sub = MorePart::new(&all, self.masked(bitmap, width))?;
+        let sub = MorePart { bitmap: self.masked(bitmap, gathering.index_bits()), ..gathering };
         let when = Part::ALWAYS;
         Some(Some(vec![Ask { any, skip: 1, when, sub, lo: 0, width: 0, cuts_len: 0, cuts: 0, answers: 0 }]))
+    }
+
+    /// The further part reading `runs` (most significant first) whose
+    /// bitmap is at `at`, laid out again when the part gathers them in
+    /// another order or with bits between them (see
+    /// [`MorePart::gathering`]); `None` when no part gathers them.
+    fn more_part(&mut self, runs: &[(u32, u32)], at: u32) -> Option<MorePart> {
+        let part = self.gathering(runs)?;
+        let width: u32 = runs.iter().map(|r| r.1).sum();
+        let moved = |v: u64| part.index(scatter(runs, v));
+        if part.index_bits() == width && (0..1u64 << width).all(|v| moved(v) == v) {
+            return Some(MorePart { bitmap: at, ..part });
+        }
+        let mut bitmap = vec![0u64; (1usize << part.index_bits()).div_ceil(64)];
+        for v in 0..1u64 << width {
+            let holds = self.bitmaps[at as usize + (v / 64) as usize] >> (v % 64) & 1;
+            bitmap[(moved(v) / 64) as usize] |= holds << (moved(v) % 64);
+        }
+        Some(MorePart { bitmap: self.masked(bitmap, part.index_bits()), ..part })
+    }
+
+    /// [`MorePart::gathering`], found once per layout of runs (it tries
+    /// up to 64 rotations of several layouts, each on every value).
+    fn gathering(&mut self, runs: &[(u32, u32)]) -> Option<MorePart> {
+        *self.gathering_of.entry(runs.to_vec()).or_insert_with(|| MorePart::gathering(runs))
     }
 
     /// The runs of bits unit `u` reads (most significant first), their
@@ -565,23 +590,6 @@ impl<'a> Builder<'a> {
         }
         Some(Some((runs, intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap))))
     }
-}
-
-/// The value of `runs` (`(lo, width)`, most significant first) in `word`,
-/// side by side: how a [`Part`] indexes its bitmap.
-fn gather(runs: &[(u32, u32)], word: u64) -> u64 {
-    runs.iter().fold(0, |v, &(lo, w)| v << w | (word >> lo) & ((1u64 << w) - 1))
-}
-
-/// The word holding `value` in `runs` (see [`gather`]) and zeros elsewhere.
-fn scatter(runs: &[(u32, u32)], value: u64) -> u64 {
-    let mut below: u32 = runs.iter().map(|r| r.1).sum();
-    let mut word = 0;
-    for &(lo, w) in runs {
-        below -= w;
-        word |= (value >> below & ((1u64 << w) - 1)) << lo;
-    }
-    word
 }
 
 #[cfg(test)]
@@ -732,7 +740,10 @@ mod tests {
         assert_eq!(a.when, Part::ALWAYS);
         // One part over the operand's bits and the further ones: index
         // `v << 2 | x`, clear only for 5 with 3.
-        assert_eq!((Some(a.sub), a.cuts_len), (MorePart::new(&[(8, 3), (12, 2)], a.sub.bitmap), 0));
+        assert_eq!(
+            (Some(a.sub), a.cuts_len),
+            (MorePart::gathering(&[(8, 3), (12, 2)]).map(|m| MorePart { bitmap: a.sub.bitmap, ..m }), 0)
+        );
         assert_eq!(direct.bitmaps[a.sub.bitmap as usize], 0xffff_ffff & !(1 << (5 << 2 | 3)), "32 values");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_1501), Some(1));
@@ -774,8 +785,14 @@ mod tests {
         assert_eq!(asks.iter().map(|a| a.skip).collect::<Vec<_>>(), [2, 1]);
         assert_eq!(direct.bitmaps[asks[0].any.bitmap as usize] & 0xff, 0b110_0000);
         assert_eq!(direct.bitmaps[asks[0].when.bitmap as usize] & 0xff, 1 << 5);
-        assert_eq!((Some(asks[0].sub), asks[0].cuts_len), (MorePart::new(&[(12, 2)], asks[0].sub.bitmap), 0));
-        assert_eq!((Some(asks[1].sub), asks[1].cuts_len), (MorePart::new(&[(16, 12)], asks[1].sub.bitmap), 0));
+        assert_eq!(
+            (Some(asks[0].sub), asks[0].cuts_len),
+            (MorePart::gathering(&[(12, 2)]).map(|m| MorePart { bitmap: asks[0].sub.bitmap, ..m }), 0)
+        );
+        assert_eq!(
+            (Some(asks[1].sub), asks[1].cuts_len),
+            (MorePart::gathering(&[(16, 12)]).map(|m| MorePart { bitmap: asks[1].sub.bitmap, ..m }), 0)
+        );
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_3501), None);
         assert_eq!(decode(0x1000_2501), Some(1));

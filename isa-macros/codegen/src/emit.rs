@@ -494,8 +494,9 @@ impl Emit for Part {
 
 impl Emit for MorePart {
     fn emit(&self) -> TokenStream {
-        let (r, m, b) = (self.rot.emit(), self.mask.emit(), self.bitmap.emit());
-        quote!(::isa_runtime::MorePart { rot: #r, mask: #m, bitmap: #b })
+        let (m, x, b) = (self.mask.emit(), self.mul.emit(), self.bitmap.emit());
+        let (r, s) = (self.rot.emit(), self.shift.emit());
+        quote!(::isa_runtime::MorePart { mask: #m, mul: #x, bitmap: #b, rot: #r, shift: #s })
     }
 }
 

@@ -301,43 +301,149 @@ impl Part {
 
 /// A probe's part that is not a key, reading more than one run of bits,
 /// past the shorter of its lengths, or past its three keys: up to four
-/// runs, at most [`MorePart::MAX_BITS`] in all, each stored as [`Part`]
-/// stores its runs (a rotation and the index bits it fills), looked up in
-/// the bitmap at word `bitmap` of [`Direct::bitmaps`].
+/// runs, at most [`MorePart::MAX_BITS`] in all, looked up in the bitmap at
+/// word `bitmap` of [`Direct::bitmaps`].
+///
+/// The runs are gathered side by side with one multiplication: the word
+/// rotated right by `rot` and kept by `mask` holds the runs where each
+/// lands, by `mul`, in its place among the top bits of the product, which
+/// `shift` brings down (the way chess engines index sliding attacks). A
+/// GCN VOP3 source's check reads its code, its abs bit and its neg bit, far
+/// apart: rotating, masking and or-ing each run cost three times what the
+/// multiplication does. [`MorePart::new`] makes sure no other product of
+/// runs and multiplier reaches the top bits, for every value of the runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
 pub struct MorePart {
-    pub rot: [u8; 4],
-    pub mask: [u16; 4],
+    pub mask: u64,
+    pub mul: u64,
     pub bitmap: u32,
+    pub rot: u8,
+    pub shift: u8,
 }
 
 impl MorePart {
-    /// The part that holds: word 0 of the bitmaps is all ones.
-    pub const ALWAYS: MorePart = MorePart { rot: [0; 4], mask: [0; 4], bitmap: 0 };
-
     /// Most bits a further part reads (its bitmap 8 KiB): a 16-bit
     /// immediate whose cases read all of it (GCN's packed hardware-register
     /// operand) is one part, so that its leaf needs no second table.
     pub const MAX_BITS: u32 = 16;
 
-    /// The part reading `runs` (`(lo, width)`, most significant first) in
-    /// the bitmap at word `bitmap`: `None` when they do not fit (more than
-    /// four runs or [`MorePart::MAX_BITS`] bits, past the first 64 bits).
-    pub fn new(runs: &[(u32, u32)], bitmap: u32) -> Option<MorePart> {
-        let (rot, mask) = placed(runs, MorePart::MAX_BITS)?;
-        Some(MorePart { rot, mask, bitmap })
+    /// The part that holds: it reads no bits, and word 0 of the bitmaps is
+    /// all ones.
+    pub const ALWAYS: MorePart = MorePart { mask: 0, mul: 0, bitmap: 0, rot: 0, shift: 63 };
+
+    /// A part gathering `runs` (`(lo, width)`), its bitmap at word 0:
+    /// `None` when they do not fit (more than four runs or
+    /// [`MorePart::MAX_BITS`] bits, past the first 64 bits, overlapping) or
+    /// no rotation lets one multiplication gather them. Its index holds the
+    /// runs side by side, in the order given (the first most significant)
+    /// when one multiplication can, else in the order they lie in the word,
+    /// runs close together taken with the bits between them (which read
+    /// as zeros) while the index stays within [`MorePart::MAX_BITS`]: its
+    /// bitmap must be laid out by [`MorePart::index`], and has
+    /// [`MorePart::index_bits`] bits.
+    ///
+    /// Each run is placed among the top bits of the product; the multiplier
+    /// adds the rotated word shifted left by each run's distance to its
+    /// place. What else those shifts add must stay below the top bits with
+    /// no carry into them, or fall off the end: that is checked on every
+    /// value of the runs (at most 65,536), for each layout and rotation
+    /// tried.
+    pub fn gathering(runs: &[(u32, u32)]) -> Option<MorePart> {
+        let runs: Vec<(u32, u32)> = runs.iter().copied().filter(|r| r.1 > 0).collect();
+        let total: u32 = runs.iter().map(|r| r.1).sum();
+        if runs.len() > 4 || total > MorePart::MAX_BITS || runs.iter().any(|&(lo, w)| lo + w > 64) {
+            return None;
+        }
+        let mut by_place = runs.clone();
+        by_place.sort_by_key(|r| std::cmp::Reverse(r.0));
+        if by_place.windows(2).any(|p| p[1].0 + p[1].1 > p[0].0) {
+            return None;
+        }
+        if total == 0 {
+            return Some(MorePart::ALWAYS);
+        }
+        // The layouts to try: the runs as given, by place, then with the
+        // two closest runs taken as one, again and again.
+        let mut layouts = vec![runs.clone(), by_place.clone()];
+        let mut chunks = by_place;
+        while chunks.len() > 1 {
+            let gap = |k: usize| chunks[k].0 - (chunks[k + 1].0 + chunks[k + 1].1);
+            let k = (0..chunks.len() - 1).min_by_key(|&k| gap(k))?;
+            let (hi, lo) = (chunks[k], chunks[k + 1]);
+            chunks[k] = (lo.0, hi.0 + hi.1 - lo.0);
+            chunks.remove(k + 1);
+            if chunks.iter().map(|c| c.1).sum::<u32>() > MorePart::MAX_BITS {
+                break;
+            }
+            layouts.push(chunks.clone());
+        }
+        // Single bits first: a run landing on another's place shows there.
+        let bits = runs.iter().flat_map(|&(lo, w)| (lo..lo + w).map(|b| 1u64 << b));
+        let words: Vec<u64> = bits.chain((0..1u64 << total).map(|v| scatter(&runs, v))).collect();
+        let mask = runs.iter().fold(0u64, |m, &(lo, w)| m | ((1u64 << w) - 1) << lo);
+        layouts.iter().find_map(|layout| {
+            let width: u32 = layout.iter().map(|c| c.1).sum();
+            (0..64).find_map(|rot| {
+                let (mut mul, mut below) = (0u64, width);
+                for &(lo, w) in layout {
+                    below -= w;
+                    // Where the chunk lies once the word is rotated; it may
+                    // not wrap round.
+                    let at = (lo + 64 - rot) % 64;
+                    let to = 64 - width + below;
+                    if at + w > 64 || at > to {
+                        return None;
+                    }
+                    mul |= 1u64 << (to - at);
+                }
+                let part = MorePart {
+                    mask: mask.rotate_right(rot),
+                    mul,
+                    bitmap: 0,
+                    rot: rot as u8,
+                    shift: (64 - width) as u8,
+                };
+                words.iter().all(|&w| part.index(w) == gather(layout, w)).then_some(part)
+            })
+        })
+    }
+
+    /// The bits of its index, below [`MorePart::MAX_BITS`]: its bitmap has
+    /// `1 << index_bits()` bits.
+    pub fn index_bits(&self) -> u32 {
+        (64 - self.shift as u32).min(MorePart::MAX_BITS)
+    }
+
+    /// Where `word` looks in the bitmap: its runs side by side.
+    #[inline(always)]
+    pub fn index(&self, word: u64) -> u64 {
+        (word.rotate_right(self.rot as u32) & self.mask).wrapping_mul(self.mul) >> (self.shift & 63)
     }
 
     /// Whether the part holds for `word`: 1 or 0.
     #[inline(always)]
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
-        let mut i = 0;
-        for k in 0..4 {
-            i |= word.rotate_right(self.rot[k] as u32) & self.mask[k] as u64;
-        }
-        bit(bitmaps, self.bitmap as usize, i)
+        bit(bitmaps, self.bitmap as usize, self.index(word))
     }
+}
+
+/// The value of `runs` (`(lo, width)`, most significant first) in `word`,
+/// side by side.
+pub fn gather(runs: &[(u32, u32)], word: u64) -> u64 {
+    runs.iter().fold(0, |v, &(lo, w)| v << w | (word >> lo) & ((1u64 << w) - 1))
+}
+
+/// The word holding `value` in `runs` (`(lo, width)`, most significant
+/// first, side by side as [`gather`] reads them) and zeros elsewhere.
+pub fn scatter(runs: &[(u32, u32)], value: u64) -> u64 {
+    let mut below: u32 = runs.iter().map(|r| r.1).sum();
+    let mut word = 0;
+    for &(lo, w) in runs {
+        below -= w;
+        word |= (value >> below & ((1u64 << w) - 1)) << lo;
+    }
+    word
 }
 
 /// Where each of `runs` (`(lo, width)`, most significant first) goes in a
@@ -650,9 +756,11 @@ mod tests {
         }
     }
 
-    /// Runs (lo 12, width 1), (14, 1), (16, 1) by hand, bitmap word 1: bit
-    /// 12 to index bit 2, 14 to 1, 16 to 0.
-    const LEAF7_MORE: MorePart = MorePart { rot: [10, 13, 16, 0], mask: [0b100, 0b10, 0b1, 0], bitmap: 1 };
+    /// Runs (lo 12, width 1), (14, 1), (16, 1), bitmap word 1: bit 12 to
+    /// index bit 2, 14 to 1, 16 to 0.
+    fn leaf7_more() -> MorePart {
+        MorePart { bitmap: 1, ..MorePart::gathering(&[(12, 1), (14, 1), (16, 1)]).expect("three bits gather") }
+    }
 
     const U: Key = Key::UNUSED;
 
@@ -673,7 +781,7 @@ mod tests {
             Probe { then: 8, ..probe(9, [key(8, 2, 7), U, U], 0) },
         ];
         static VERDICTS: [u8; 11] = [0, F, 0, 0, 0, 0, I, O, O, O, 0];
-        static MORE: [MorePart; 1] = [LEAF7_MORE];
+        let more: &'static [MorePart] = Box::leak(Box::new([leaf7_more()]));
         static BITMAPS: [u64; 2] = [!0, !(1 << 0b111)];
         // Class 0 only: the root's 16 children, value 1 the two leaves.
         static ENTRIES: [u64; 16] = [0, 1 | 2 << 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -682,7 +790,7 @@ mod tests {
             entries: &ENTRIES,
             entries_per_class: 16,
             probes: &PROBES,
-            more: &MORE,
+            more,
             verdicts: &VERDICTS,
             bitmaps: &BITMAPS,
             asks: &[],
@@ -715,18 +823,32 @@ mod tests {
         let bm = [1u64 << 5];
         assert_eq!(p.holds(&bm, 0b10_0001), 1);
         assert_eq!(p.holds(&bm, 0b10_0000), 0);
-        assert_eq!(MorePart::new(&[(12, 1), (14, 1), (16, 1)], 1), Some(LEAF7_MORE));
-        assert_eq!(MorePart::new(&[(0, 1); 5], 0), None, "five runs");
-        assert_eq!(MorePart::new(&[(0, 8), (8, 9)], 0), None, "17 bits");
-        assert_eq!(MorePart::new(&[(60, 8)], 0), None, "past the first 64 bits");
+        let m = leaf7_more();
+        assert_eq!((m.index(1 << 12), m.index(1 << 14), m.index(1 << 16), m.index(!0)), (0b100, 0b10, 0b1, 0b111));
+        assert_eq!(MorePart::gathering(&[(0, 1); 5]), None, "five runs");
+        assert_eq!(MorePart::gathering(&[(0, 8), (8, 9)]), None, "17 bits");
+        assert_eq!(MorePart::gathering(&[(60, 8)]), None, "past the first 64 bits");
+        assert_eq!(MorePart::gathering(&[(0, 8), (4, 2)]), None, "overlapping");
         // Four runs read most significant first: 0b1, 0b01, 0b110, 0b1 =
         // 0b1_01_110_1, where bits 40, 50..52, 3..6 and 63 hold them.
-        let m = MorePart::new(&[(40, 1), (50, 2), (3, 3), (63, 1)], 0).unwrap();
+        let m = MorePart::gathering(&[(40, 1), (50, 2), (3, 3), (63, 1)]).unwrap();
         let word = 1u64 << 40 | 0b01 << 50 | 0b110 << 3 | 1 << 63;
-        assert_eq!(m.holds(&[!0], word), 0, "index 93 is in the second word");
-        let bm = [0, 1u64 << (0b1011101 - 64)];
+        // No multiplication gathers them in that order: in the word's
+        // order instead, 63, 50..52, 40, 3..6: 0b1_01_1_110.
+        assert_eq!(m.index(word), 0b1011110);
+        assert_eq!(m.index(!0), 0x7f);
+        for (bit, i) in [(63, 6), (51, 5), (50, 4), (40, 3), (5, 2), (4, 1), (3, 0)] {
+            assert_eq!(m.index(1 << bit), 1 << i, "bit {bit}");
+        }
+        assert_eq!(m.index(!(1 << 63 | 3 << 50 | 1 << 40 | 7 << 3)), 0, "bits of no run");
+        let bm = [0, 1u64 << (0b1011110 - 64)];
+        assert_eq!(m.holds(&[!0], word), 0, "index 94 is in the second word");
         assert_eq!(m.holds(&bm, word), 1);
         assert_eq!(m.holds(&bm, word ^ 1 << 4), 0);
+        // A VOP3 source's runs, far apart, gather in their own order.
+        let vop3 = MorePart::gathering(&[(61, 1), (32, 9), (8, 1)]).unwrap();
+        assert_eq!(vop3.index(1 << 61 | 0x1ff << 32 | 1 << 8), 0x7ff);
+        assert_eq!(vop3.index(0x0a5 << 32 | 1 << 8), 0x0a5 << 1 | 1);
         // A probe is one cache line.
         assert_eq!(std::mem::size_of::<Probe>(), 64);
     }
@@ -772,7 +894,7 @@ mod tests {
         // Other values of bits 0..4 do not read it.
         assert_eq!(ask.holds(&bitmaps, &cuts, word(3, 1)), 1);
         // Read through a part instead: bits 8..10 may not be 2 (word 2).
-        let ask = Ask { sub: MorePart::new(&[(8, 2)], 2).unwrap(), cuts_len: 0, ..ask };
+        let ask = Ask { sub: MorePart { bitmap: 2, ..MorePart::gathering(&[(8, 2)]).unwrap() }, cuts_len: 0, ..ask };
         let bitmaps = [!0, 1 << 15, !0b100];
         assert_eq!(ask.holds(&bitmaps, &[], 0x20f), 0);
         assert_eq!(ask.holds(&bitmaps, &[], 0x10f), 1);

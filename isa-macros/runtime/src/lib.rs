@@ -41,7 +41,7 @@ mod tables;
 pub use assembler::Assembler;
 pub use bits::{Bits, extract, insert, mask_of, width_of};
 pub use decode::Decoder;
-pub use direct::{Ask, Direct, DirectTables, Key, MorePart, NO_PROBE, NOTHING, Part, Probe, Trusted};
+pub use direct::{Ask, Direct, DirectTables, Key, MorePart, NO_PROBE, NOTHING, Part, Probe, Trusted, gather, scatter};
 pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, Tree, Unit};
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
