@@ -167,6 +167,20 @@ fn the_tables_decode_most_instructions_alone() {
 /// length is evaluated (most of AGX's). A floor, so
 /// that a change of the generator that quietly sends most words the slow
 /// way fails here rather than only in a benchmark.
+/// Decoders walk the direct tables without bounds checks once they pass
+/// their check; tables that failed it would silently decode everything the
+/// general way.
+#[test]
+fn every_targets_direct_tables_pass_their_check() {
+    for isa in isa_specs::TARGETS {
+        let d = isa.dispatch.expect("decoding tables");
+        assert!(d.direct.valid(), "{}: the direct decoder's tables", isa.name);
+        for g in gens(isa) {
+            assert!(d.direct.trusted(d.class_of(g)).is_some(), "{} gen {g}: trusted", isa.name);
+        }
+    }
+}
+
 #[test]
 fn the_direct_decoder_takes_most_instructions() {
     for (name, least) in [("ir3", 0.98), ("gcn", 0.999), ("agx", 0.8), ("rv32i", 1.0)] {

@@ -235,16 +235,37 @@ pub struct Ask {
 impl Ask {
     /// Whether the ask holds for `word`: 1 or 0. Most words do not ask (a
     /// literal is the exception), so those return before the intervals.
-    #[inline(always)]
+    #[cfg(test)]
     fn holds(&self, bitmaps: &[u64], cuts: &[u64], word: u64) -> u64 {
-        if self.when.holds(bitmaps, word) == 0 {
+        // SAFETY: not trusted, so checked.
+        unsafe { self.holds_in::<false>(bitmaps, cuts, word) }
+    }
+
+    /// [`Ask::holds`], unchecked when `TRUSTED`.
+    ///
+    /// # Safety
+    /// When `TRUSTED`, its parts' bitmaps must lie within `bitmaps` and
+    /// `cuts` be its cut points (what [`DirectTables::valid`] checks).
+    #[inline(always)]
+    unsafe fn holds_in<const TRUSTED: bool>(&self, bitmaps: &[u64], cuts: &[u64], word: u64) -> u64 {
+        // SAFETY: the caller's.
+        if unsafe { self.when.holds_in::<TRUSTED>(bitmaps, word) } == 0 {
             return 1;
         }
         if self.cuts_len == 0 {
-            return self.sub.holds(bitmaps, word);
+            // SAFETY: the caller's.
+            return unsafe { self.sub.holds_in::<TRUSTED>(bitmaps, word) };
         }
         let x = (word >> (self.lo & 63)) & ((1u64 << (self.width & 63)) - 1);
-        let k = cuts.iter().skip(1).fold(0u64, |k, &c| k + (c <= x) as u64);
+        // The last cut point at or below `x` (the first is 0), by halves
+        // without a branch on the comparisons (a literal's value is any).
+        let (mut k, mut n) = (0, cuts.len());
+        while n > 1 {
+            let half = n / 2;
+            let c = cuts.get(k + half).copied().unwrap_or(u64::MAX);
+            k = if c <= x { k + half } else { k };
+            n -= half;
+        }
         (self.answers >> (k & 63)) & 1
     }
 }
@@ -291,11 +312,27 @@ impl Part {
     }
 
     /// Whether the part holds for `word`: 1 or 0, without a branch.
-    #[inline(always)]
+    #[cfg(test)]
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
+        // SAFETY: not trusted, so checked.
+        unsafe { self.holds_in::<false>(bitmaps, word) }
+    }
+
+    /// The bits of its index: its bitmap has `1 << index_bits()` bits.
+    pub fn index_bits(&self) -> u32 {
+        16 - (self.mask | self.mask2).leading_zeros()
+    }
+
+    /// [`Part::holds`], unchecked when `TRUSTED`.
+    ///
+    /// # Safety
+    /// When `TRUSTED`, its bitmap must lie within `bitmaps`.
+    #[inline(always)]
+    unsafe fn holds_in<const TRUSTED: bool>(&self, bitmaps: &[u64], word: u64) -> u64 {
         let i = (word.rotate_right(self.rot as u32) & self.mask as u64)
             | (word.rotate_right(self.rot2 as u32) & self.mask2 as u64);
-        bit(bitmaps, self.bitmap as usize, i)
+        // SAFETY: the caller's: `i` is below `1 << index_bits()`.
+        unsafe { bit::<TRUSTED>(bitmaps, self.bitmap as usize, i) }
     }
 }
 
@@ -422,9 +459,21 @@ impl MorePart {
     }
 
     /// Whether the part holds for `word`: 1 or 0.
-    #[inline(always)]
+    #[cfg(test)]
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
-        bit(bitmaps, self.bitmap as usize, self.index(word))
+        // SAFETY: not trusted, so checked.
+        unsafe { self.holds_in::<false>(bitmaps, word) }
+    }
+
+    /// [`MorePart::holds`], unchecked when `TRUSTED`.
+    ///
+    /// # Safety
+    /// When `TRUSTED`, its bitmap must lie within `bitmaps`, and its index
+    /// read at most [`MorePart::MAX_BITS`] bits.
+    #[inline(always)]
+    unsafe fn holds_in<const TRUSTED: bool>(&self, bitmaps: &[u64], word: u64) -> u64 {
+        // SAFETY: the caller's.
+        unsafe { bit::<TRUSTED>(bitmaps, self.bitmap as usize, self.index(word)) }
     }
 }
 
@@ -468,9 +517,13 @@ fn placed<const N: usize>(runs: &[(u32, u32)], max: u32) -> Option<([u8; N], [u1
 
 /// Bit `i` of the bitmap starting at word `at` of `bitmaps`: 1 or 0 (0
 /// past their end).
+///
+/// # Safety
+/// When `TRUSTED`, word `at + i / 64` must exist.
 #[inline(always)]
-fn bit(bitmaps: &[u64], at: usize, i: u64) -> u64 {
-    bitmaps.get(at + (i / 64) as usize).map_or(0, |b| (b >> (i % 64)) & 1)
+unsafe fn bit<const TRUSTED: bool>(bitmaps: &[u64], at: usize, i: u64) -> u64 {
+    // SAFETY: the caller's.
+    unsafe { load::<u64, TRUSTED>(bitmaps, at + (i / 64) as usize) }.map_or(0, |b| (b >> (i % 64)) & 1)
 }
 
 /// What checking a probe says of a word.
@@ -533,10 +586,11 @@ impl Trusted<'_> {
 }
 
 impl DirectTables {
-    /// Whether every index the walk and the probes' keys follow lies within
-    /// its table: each class's tree is `entries_per_class` entries whose
-    /// nodes' children lie within it, each end names probes that exist, and
-    /// each probe's keys read verdicts that exist. What the generator builds
+    /// Whether every index the walk and the probes' checks follow lies
+    /// within its table: each class's tree is `entries_per_class` entries
+    /// whose nodes' children lie within it, each end names probes that
+    /// exist, each probe's keys read verdicts that exist, its further parts
+    /// and asks exist, and their bitmaps and cut points do. What the generator builds
     /// always is; [`Direct::trusted`] refuses tables that are not.
     pub fn valid(&self) -> bool {
         let n = self.entries_per_class as usize;
@@ -548,11 +602,32 @@ impl DirectTables {
         let keys = |p: &Probe| {
             p.keys.iter().all(|k| (k.at as usize).checked_add(k.mask as usize).is_some_and(|i| i < self.verdicts.len()))
         };
+        let within = |at: usize, len: usize, of: usize| at.checked_add(len).is_some_and(|end| end <= of);
+        let bitmap = |at: u32, bits: u32| within(at as usize, (1usize << bits).div_ceil(64), self.bitmaps.len());
+        let more = |m: &MorePart| {
+            (m.mask == 0 || m.shift >= 64 - MorePart::MAX_BITS as u8) && bitmap(m.bitmap, m.index_bits())
+        };
+        let part = |p: &Part| bitmap(p.bitmap as u32, p.index_bits());
+        let ask = |a: &Ask| {
+            part(&a.any)
+                && part(&a.when)
+                && more(&a.sub)
+                && within(a.cuts as usize, a.cuts_len as usize, self.cuts.len())
+        };
+        let further = |p: &Probe| {
+            within(p.more as usize, p.more_len as usize, self.more.len())
+                && within(p.asks as usize, p.asks_len as usize, self.asks.len())
+        };
         let whole = match n {
             0 => self.entries.is_empty(),
             _ => self.entries.len().is_multiple_of(n),
         };
-        whole && entry(self.root) && self.entries.iter().all(|&e| entry(e)) && self.probes.iter().all(keys)
+        whole
+            && entry(self.root)
+            && self.entries.iter().all(|&e| entry(e))
+            && self.probes.iter().all(|p| keys(p) && further(p))
+            && self.more.iter().all(more)
+            && self.asks.iter().all(ask)
     }
 }
 
@@ -681,31 +756,52 @@ impl Direct {
         let len = if said & Key::OTHERWISE != 0 { p.otherwise } else { p.then };
         let mut valid = said & Key::INVALID == 0;
         if p.always != 0 || said & Key::ASKS != 0 {
-            valid &= self.further(p, word & len_mask(len))?;
+            valid &= unsafe { self.further::<TRUSTED>(p, word & len_mask(len)) }?;
         }
         Some(if valid { Verdict::Is(p.leaf, len) } else { Verdict::Unsure })
     }
 
     /// Whether probe `p`'s further parts and asks hold for `own` (the
     /// word's bits within the chosen length).
+    ///
+    /// # Safety
+    /// When `TRUSTED`, the tables must be valid and `p` one of their probes.
     #[inline(never)]
-    fn further(&self, p: &Probe, own: u64) -> Option<bool> {
+    unsafe fn further<const TRUSTED: bool>(&self, p: &Probe, own: u64) -> Option<bool> {
         let bm = self.bitmaps;
         let mut valid = true;
-        for &m in self.more.get(p.more as usize..p.more as usize + p.more_len as usize)? {
-            valid &= m.holds(bm, own) != 0;
+        // SAFETY (here and below): the caller's: valid tables' probes name
+        // further parts and asks that exist, whose bitmaps and cut points
+        // do too.
+        let more = unsafe { slice::<MorePart, TRUSTED>(self.more, p.more as usize, p.more_len as usize) }?;
+        for m in more {
+            valid &= unsafe { m.holds_in::<TRUSTED>(bm, own) } != 0;
         }
-        let asks = self.asks.get(p.asks as usize..p.asks as usize + p.asks_len as usize)?;
+        let asks = unsafe { slice::<Ask, TRUSTED>(self.asks, p.asks as usize, p.asks_len as usize) }?;
         let mut k = 0;
         while let Some(a) = asks.get(k) {
-            if a.any.holds(bm, own) == 0 {
+            if unsafe { a.any.holds_in::<TRUSTED>(bm, own) } == 0 {
                 k += a.skip.max(1) as usize;
                 continue;
             }
-            valid &= a.holds(bm, self.cuts.get(a.cuts as usize..a.cuts as usize + a.cuts_len as usize)?, own) != 0;
+            let cuts = unsafe { slice::<u64, TRUSTED>(self.cuts, a.cuts as usize, a.cuts_len as usize) }?;
+            valid &= unsafe { a.holds_in::<TRUSTED>(bm, cuts, own) } != 0;
             k += 1;
         }
         Some(valid)
+    }
+}
+
+/// The `len` elements of `s` from `at`, not checked when `TRUSTED`.
+///
+/// # Safety
+/// When `TRUSTED`, `at + len` must be at most `s.len()`.
+#[inline(always)]
+unsafe fn slice<T, const TRUSTED: bool>(s: &[T], at: usize, len: usize) -> Option<&[T]> {
+    match TRUSTED {
+        // SAFETY: the caller's.
+        true => Some(unsafe { s.get_unchecked(at..at + len) }),
+        false => s.get(at..at + len),
     }
 }
 
@@ -932,6 +1028,14 @@ mod tests {
         assert!(!bad.valid(), "verdicts past their table");
         let bad = with(table().entries, table().probes, Direct::node(28, 5, 0));
         assert!(!bad.valid(), "a root of 32 children in a tree of 16");
+        let mut more = table().more.to_vec();
+        more[0].bitmap = 2;
+        let bad = Direct::new(DirectTables { more: Box::leak(more.into_boxed_slice()), ..*table().tables() });
+        assert!(!bad.valid(), "a further part's bitmap past the bitmaps");
+        let mut probes = table().probes.to_vec();
+        probes[1].more_len = 2;
+        let bad = with(table().entries, Box::leak(probes.into_boxed_slice()), table().root);
+        assert!(!bad.valid(), "further parts past theirs");
         // Checked again by the untrusted walk, none of these panics.
         let bad = with(&[], table().probes, table().root);
         assert_eq!(bad.decode(&[], 0x1000_0001), None);
