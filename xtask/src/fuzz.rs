@@ -7,8 +7,12 @@
 //! times; that test's ignored `write_corpus` writes the same seeds (the
 //! conformance vectors, printed samples, the specs, the IR examples) as each
 //! target's starting corpus under `fuzz/corpus/<target>/`, which is not
-//! committed. The fuzzers build without a sanitizer: the code is safe Rust,
-//! and the checks assert what a sanitizer would not see.
+//! committed. The fuzzers build without a sanitizer: the code is safe Rust
+//! but for the direct decoder's unchecked reads, which follow only tables
+//! that passed their check (`DirectTables::valid`, which the `spec` target
+//! asserts of every spec's tables), and the checks assert what a sanitizer
+//! would not see. `cargo +nightly fuzz run --sanitizer address decode` runs
+//! the decoder under AddressSanitizer.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 /// Loads `data` as a root ISA spec with no other file to read, and where it
-/// loads, generates the macro's code and decodes and prints the first bytes
+/// loads, checks its direct decoder's tables, generates the macro's code and
+/// decodes and prints the first bytes
 /// of `data` as an instruction of each generation. A spec that does not
 /// load is fine; a panic or a hang is what this looks for (the limits of
 /// `yaml.rs` bound the parse).
@@ -17,6 +18,12 @@ pub fn spec(data: &[u8]) {
     let Ok(spec) = crate::load_with(root, &mut read) else { return };
     let _ = crate::generate(&spec);
     let isa = spec.isa;
+    // Decoders read the direct tables unchecked once they pass their
+    // check; tables the generator made that failed it would decode the
+    // general way, silently.
+    if let Some(d) = isa.dispatch {
+        assert!(d.direct.valid(), "the generator's direct decoder tables fail their check");
+    }
     let mut word = [0u8; 16];
     let n = data.len().min(16);
     word[..n].copy_from_slice(&data[..n]);
