@@ -449,7 +449,7 @@ impl MorePart {
     /// The bits of its index, below [`MorePart::MAX_BITS`]: its bitmap has
     /// `1 << index_bits()` bits.
     pub fn index_bits(&self) -> u32 {
-        (64 - self.shift as u32).min(MorePart::MAX_BITS)
+        (64 - (self.shift & 63) as u32).min(MorePart::MAX_BITS)
     }
 
     /// Where `word` looks in the bitmap: its runs side by side.
@@ -604,9 +604,10 @@ impl DirectTables {
         };
         let within = |at: usize, len: usize, of: usize| at.checked_add(len).is_some_and(|end| end <= of);
         let bitmap = |at: u32, bits: u32| within(at as usize, (1usize << bits).div_ceil(64), self.bitmaps.len());
-        let more = |m: &MorePart| {
-            (m.mask == 0 || m.shift >= 64 - MorePart::MAX_BITS as u8) && bitmap(m.bitmap, m.index_bits())
-        };
+        // The index is the product shifted right by `shift & 63`: at most 16
+        // bits unless no bit is kept.
+        let shifted = |m: &MorePart| (64 - MorePart::MAX_BITS as u8..64).contains(&m.shift);
+        let more = |m: &MorePart| (m.mask == 0 || shifted(m)) && bitmap(m.bitmap, m.index_bits());
         let part = |p: &Part| bitmap(p.bitmap as u32, p.index_bits());
         let ask = |a: &Ask| {
             part(&a.any)
@@ -1032,6 +1033,12 @@ mod tests {
         more[0].bitmap = 2;
         let bad = Direct::new(DirectTables { more: Box::leak(more.into_boxed_slice()), ..*table().tables() });
         assert!(!bad.valid(), "a further part's bitmap past the bitmaps");
+        for shift in [0, 40, 64, 112] {
+            let mut more = table().more.to_vec();
+            more[0].shift = shift;
+            let bad = Direct::new(DirectTables { more: Box::leak(more.into_boxed_slice()), ..*table().tables() });
+            assert!(!bad.valid(), "a further part's index of more than 16 bits (shift {shift})");
+        }
         let mut probes = table().probes.to_vec();
         probes[1].more_len = 2;
         let bad = with(table().entries, Box::leak(probes.into_boxed_slice()), table().root);
