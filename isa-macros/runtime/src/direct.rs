@@ -59,7 +59,7 @@ impl Deref for Direct {
 /// The tables of a [`Direct`] decoder.
 #[derive(Debug, Clone, Copy)]
 pub struct DirectTables {
-    /// Where the walk starts: an entry (see [`Direct::entries`]).
+    /// Where the walk starts: an entry (see [`DirectTables::entries`]).
     pub root: u64,
     /// The tree per generation class, `entries_per_class` entries each: a
     /// node ([`Direct::node`]) switches on some bits of the word, the child
@@ -113,7 +113,7 @@ pub struct Probe {
     /// known (which would put the length's lookup in front of every other);
     /// parts reading further go to `more`.
     pub keys: [Key; 3],
-    /// Further operand checks, from [`Direct::more`]`[more]`.
+    /// Further operand checks, from [`DirectTables::more`]`[more]`.
     pub more: u32,
     pub more_len: u8,
     /// Whether the further checks are made whatever the keys say: it has
@@ -125,7 +125,7 @@ pub struct Probe {
     pub otherwise: u8,
     pub leaf: u16,
     /// Its checks of values read through a second table: `asks_len` from
-    /// [`Direct::asks`]`[asks]`, made only when a key says [`Key::ASKS`]
+    /// [`DirectTables::asks`]`[asks]`, made only when a key says [`Key::ASKS`]
     /// (or `always`).
     pub asks: u16,
     pub asks_len: u8,
@@ -133,7 +133,7 @@ pub struct Probe {
 
 /// A run of bits of the word, at most [`Key::MAX_BITS`] of them from `lo`
 /// kept by `mask`, whose value indexes the verdicts at byte `at` of
-/// [`Direct::verdicts`]: a byte of [`Key::FAILS`], [`Key::INVALID`],
+/// [`DirectTables::verdicts`]: a byte of [`Key::FAILS`], [`Key::INVALID`],
 /// [`Key::OTHERWISE`] and [`Key::ASKS`] per value.
 ///
 /// One run only: a key is read on every word, and gathering up to three
@@ -224,7 +224,7 @@ pub struct Ask {
     /// Otherwise the wide value: `width` bits (below 64) from `lo`.
     pub lo: u8,
     pub width: u8,
-    /// Its cut points, at [`Direct::cuts`]`[cuts]`: the first of each
+    /// Its cut points, at [`DirectTables::cuts`]`[cuts]`: the first of each
     /// interval, the first 0.
     pub cuts_len: u8,
     pub cuts: u32,
@@ -272,7 +272,7 @@ impl Ask {
 
 /// A part of an [`Ask`]: up to two runs of bits of the word, at most
 /// [`Part::MAX_BITS`] in all, looked up in a bitmap at word `bitmap` of
-/// [`Direct::bitmaps`]. The index is the runs side by side, the first the
+/// [`DirectTables::bitmaps`]. The index is the runs side by side, the first the
 /// most significant.
 ///
 /// Each run is stored as the rotation that brings it to its place in the
@@ -339,7 +339,7 @@ impl Part {
 /// A probe's part that is not a key, reading more than one run of bits,
 /// past the shorter of its lengths, or past its three keys: up to four
 /// runs, at most [`MorePart::MAX_BITS`] in all, looked up in the bitmap at
-/// word `bitmap` of [`Direct::bitmaps`].
+/// word `bitmap` of [`DirectTables::bitmaps`].
 ///
 /// The runs are gathered side by side with one multiplication: the word
 /// rotated right by `rot` and kept by `mask` holds the runs where each
@@ -347,7 +347,7 @@ impl Part {
 /// `shift` brings down (the way chess engines index sliding attacks). A
 /// GCN VOP3 source's check reads its code, its abs bit and its neg bit, far
 /// apart: rotating, masking and or-ing each run cost three times what the
-/// multiplication does. [`MorePart::new`] makes sure no other product of
+/// multiplication does. [`MorePart::gathering`] makes sure no other product of
 /// runs and multiplier reaches the top bits, for every value of the runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
@@ -668,14 +668,14 @@ impl Direct {
         (whole && *self.checked.get_or_init(|| self.valid())).then_some(Trusted { direct: self, entries })
     }
 
-    /// The entry of [`Direct::entries`] that switches on `width` bits (1
+    /// The entry of [`DirectTables::entries`] that switches on `width` bits (1
     /// to 16) of the word from bit `lo`, its children from `first`: `first |
     /// lo << 32 | mask << 48`, a node because its mask is not 0.
     pub const fn node(lo: u32, width: u32, first: u32) -> u64 {
         first as u64 | ((lo & 63) as u64) << 32 | (((1u64 << width) - 1) & 0xffff) << 48
     }
 
-    /// Whether entry `e` of [`Direct::entries`] is a node.
+    /// Whether entry `e` of [`DirectTables::entries`] is a node.
     pub const fn is_node(e: u64) -> bool {
         e >> 48 != 0
     }
