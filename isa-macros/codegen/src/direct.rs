@@ -398,9 +398,19 @@ impl<'a> Builder<'a> {
             return Some(one);
         }
         let mut asks = Vec::new();
+        // The asked values within the operand's (bitmap bits past its
+        // values say nothing).
+        let first = if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 };
         for (s, values) in by_sub {
             let s = *self.d.units.get(s as usize)?;
-            let when = Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, values))?;
+            // One unit answering every asked value: what `any` lets
+            // through, this ask judges, with no second lookup.
+            let all =
+                values.iter().zip(asked).enumerate().all(|(k, (&v, &a))| v == a & if k == 0 { first } else { !0 });
+            let when = match all {
+                true => Part::ALWAYS,
+                false => Part::new(&runs, intern(&mut self.bitmaps, &mut self.bitmap_at, values))?,
+            };
             let ask = match s.range_len {
                 Unit::CUTS => {
                     let (lo, w) = (s.lo as u32, s.width as u32);
@@ -698,6 +708,7 @@ mod tests {
         assert_eq!(p.asks_len, 1);
         let a = direct.asks[p.asks as usize];
         assert_eq!((a.lo, a.width, a.answers), (32, 32, 0b010));
+        assert_eq!(a.when, Part::ALWAYS, "the one ask judges every asked value");
         assert_eq!(&direct.cuts[a.cuts as usize..][..a.cuts_len as usize], &[0, 65, 0x1000]);
         // The operand's part lets value 5 pass; the ask judges it, asked
         // only for that value.

@@ -214,7 +214,10 @@ pub struct Ask {
     pub any: Part,
     pub skip: u8,
     /// The same bits, looked up in a bitmap of the values this ask judges
-    /// (the operand's part in the probe lets them pass).
+    /// (the operand's part in the probe lets them pass); one reading no
+    /// bits ([`Part::ALWAYS`]) is not looked up: the ask judges every
+    /// value `any` lets through (an operand with one ask, or asks folded
+    /// into one).
     pub when: Part,
     /// The further bits when `cuts_len` is 0: a part of their own, or the
     /// operand's bits and the further ones together, where the values of
@@ -249,7 +252,7 @@ impl Ask {
     #[inline(always)]
     unsafe fn holds_in<const TRUSTED: bool>(&self, bitmaps: &[u64], cuts: &[u64], word: u64) -> u64 {
         // SAFETY: the caller's.
-        if unsafe { self.when.holds_in::<TRUSTED>(bitmaps, word) } == 0 {
+        if self.when.reads_bits() && unsafe { self.when.holds_in::<TRUSTED>(bitmaps, word) } == 0 {
             return 1;
         }
         if self.cuts_len == 0 {
@@ -299,7 +302,8 @@ impl Part {
     /// second table.
     pub const MAX_BITS: u32 = 16;
 
-    /// The part that holds: word 0 of the bitmaps is all ones.
+    /// The part that holds: word 0 of the bitmaps is all ones (an ask does
+    /// not even look it up).
     pub const ALWAYS: Part = Part { rot: 0, rot2: 0, mask: 0, mask2: 0, bitmap: 0 };
 
     /// The part reading `runs` (`(lo, width)`, most significant first),
@@ -316,6 +320,12 @@ impl Part {
     fn holds(&self, bitmaps: &[u64], word: u64) -> u64 {
         // SAFETY: not trusted, so checked.
         unsafe { self.holds_in::<false>(bitmaps, word) }
+    }
+
+    /// Whether it reads any bit of the word (its index is not always 0).
+    #[inline(always)]
+    pub fn reads_bits(&self) -> bool {
+        self.mask | self.mask2 != 0
     }
 
     /// The bits of its index: its bitmap has `1 << index_bits()` bits.
@@ -996,6 +1006,12 @@ mod tests {
         assert_eq!(ask.holds(&bitmaps, &[], 0x20f), 0);
         assert_eq!(ask.holds(&bitmaps, &[], 0x10f), 1);
         assert_eq!(ask.holds(&bitmaps, &[], 0x203), 1, "not asked");
+        // A `when` reading no bits is not looked up: with word 0 of the
+        // bitmaps clear, a lookup would have let every value by unjudged.
+        let ask = Ask { when: Part::ALWAYS, ..ask };
+        let bitmaps = [0, 1 << 15, !0b100];
+        assert_eq!(ask.holds(&bitmaps, &[], 0x20f), 0, "judged");
+        assert_eq!(ask.holds(&bitmaps, &[], 0x10f), 1);
     }
 
     /// The check before the walk goes unchecked: the generator's tables
