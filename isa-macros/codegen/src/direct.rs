@@ -813,16 +813,6 @@ mod tests {
         assert_eq!(decode(0x1002_0301), Some(1), "value 3 reads nothing further");
     }
 
-    #[test]
-    fn gather_and_scatter_are_inverse_and_read_the_first_run_highest() {
-        let runs = [(40, 3), (4, 2), (60, 4)];
-        assert_eq!(gather(&runs, 0b101 << 40 | 0b11 << 4 | 0b1001 << 60), 0b1_0111_1001);
-        for v in [0u64, 1, 0b1_0111_1001, (1 << 9) - 1] {
-            assert_eq!(gather(&runs, scatter(&runs, v)), v);
-        }
-        assert_eq!(scatter(&runs, 1 << 8), 1 << 42);
-    }
-
     /// Leaf 1 of [`dispatch`] with the length chosen by two units on
     /// neighbouring bits (both must hold for 4 bytes, else 8) and an
     /// operand read past 4 bytes.

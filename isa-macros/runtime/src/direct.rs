@@ -906,6 +906,16 @@ mod tests {
     }
 
     #[test]
+    fn gather_and_scatter_are_inverse_and_read_the_first_run_highest() {
+        let runs = [(40, 3), (4, 2), (60, 4)];
+        assert_eq!(gather(&runs, 0b101 << 40 | 0b11 << 4 | 0b1001 << 60), 0b1_0111_1001);
+        for v in [0u64, 1, 0b1_0111_1001, (1 << 9) - 1] {
+            assert_eq!(gather(&runs, scatter(&runs, v)), v);
+        }
+        assert_eq!(scatter(&runs, 1 << 8), 1 << 42);
+    }
+
+    #[test]
     fn keys_read_their_verdicts_and_refuse_what_does_not_fit() {
         let verdicts = [0, 1, 2, 3, 4, 5, 6, 7, 8];
         let k = Key::new(4, 3, 1).expect("3 bits fit a key");
