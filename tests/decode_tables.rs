@@ -160,13 +160,6 @@ fn the_tables_decode_most_instructions_alone() {
     }
 }
 
-/// How much the direct decoder (one probe per leaf, four loads a word) takes
-/// by itself, on random instructions of every opcode and generation: what it
-/// leaves to the general tables is an instruction whose checks the tables
-/// leave to the reference code whole, one longer than 64 bits, or one whose
-/// length is evaluated (most of AGX's). A floor, so
-/// that a change of the generator that quietly sends most words the slow
-/// way fails here rather than only in a benchmark.
 /// Decoders walk the direct tables without bounds checks once they pass
 /// their check; tables that failed it would silently decode everything the
 /// general way.
@@ -181,6 +174,13 @@ fn every_targets_direct_tables_pass_their_check() {
     }
 }
 
+/// How much the direct decoder (one probe per leaf, four loads a word) takes
+/// by itself, on random instructions of every opcode and generation: what it
+/// leaves to the general tables is an instruction whose checks the tables
+/// leave to the reference code whole, one longer than 64 bits, or one whose
+/// length is evaluated (most of AGX's). A floor, so
+/// that a change of the generator that quietly sends most words the slow
+/// way fails here rather than only in a benchmark.
 #[test]
 fn the_direct_decoder_takes_most_instructions() {
     for (name, least) in [("ir3", 0.98), ("gcn", 0.999), ("agx", 0.8), ("rv32i", 1.0)] {

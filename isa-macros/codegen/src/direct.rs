@@ -400,7 +400,7 @@ impl<'a> Builder<'a> {
         let mut asks = Vec::new();
         // The asked values within the operand's (bitmap bits past its
         // values say nothing).
-        let first = if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 };
+        let first = first_word(width);
         for (s, values) in by_sub {
             let s = *self.d.units.get(s as usize)?;
             // One unit answering every asked value: what `any` lets
@@ -572,9 +572,7 @@ impl<'a> Builder<'a> {
     /// `bitmap` over `width` bits, bits past its values clear: interned,
     /// its offset.
     fn masked(&mut self, mut bitmap: Vec<u64>, width: u32) -> u32 {
-        if width < 6 {
-            bitmap[0] &= (1u64 << (1 << width)) - 1;
-        }
+        bitmap[0] &= first_word(width);
         intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap)
     }
 
@@ -593,13 +591,19 @@ impl<'a> Builder<'a> {
                 *w = if asked == Asked::Pass { *w | a } else { *w & !a };
             }
         }
-        let domain = if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 };
+        let domain = first_word(width);
         bitmap[0] &= domain;
         if bitmap.iter().all(|&w| w == domain) {
             return Some(None);
         }
         Some(Some((runs, intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap))))
     }
+}
+
+/// The bits of a bitmap's first word that stand for values of `width` bits
+/// (all of them from six bits up).
+fn first_word(width: u32) -> u64 {
+    if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 }
 }
 
 #[cfg(test)]

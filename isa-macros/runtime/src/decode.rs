@@ -3,7 +3,7 @@
 
 use crate::Inst;
 use crate::bits::{Bits, mask_of};
-use crate::direct::{Direct, Trusted};
+use crate::direct::{Direct, Trusted, inst_of};
 use crate::error::DecodeError;
 use crate::eval::{Env, Given, Step};
 use crate::tables::{Isa, Leaf, Range, Src, Ty};
@@ -42,11 +42,7 @@ impl Isa {
     pub fn decode_direct(&self, bits: Bits, gen_: u32) -> Option<Inst> {
         let d = self.decoder(gen_);
         let word = (bits & d.width) as u64;
-        d.direct.identify(word).map(|(leaf, len)| Inst {
-            leaf,
-            len,
-            bits: Bits::from(word & crate::direct::len_mask(len)),
-        })
+        d.direct.identify(word).map(|(leaf, len)| inst_of(leaf, len, word))
     }
 
     /// The reference decoder: scans the leaves in priority order and evaluates
@@ -557,7 +553,7 @@ impl Decoder<'_> {
         let isa = self.isa;
         let bits = bits & self.width;
         if let Some((leaf, len)) = self.direct.identify(bits as u64) {
-            return Ok(Inst { leaf, len, bits: bits & crate::direct::len_mask(len) as Bits });
+            return Ok(inst_of(leaf, len, bits as u64));
         }
         if let Some(d) = isa.dispatch
             && let Some(inst) = isa.decode_fast(d, self.plans, bits, self.gen_)
@@ -579,8 +575,7 @@ impl Decoder<'_> {
             if let Some((leaf, len)) = self.direct.identify(word)
                 && len as usize <= bytes.len()
             {
-                let inst = Inst { leaf, len, bits: Bits::from(word & crate::direct::len_mask(len)) };
-                return Ok((inst, len as usize));
+                return Ok((inst_of(leaf, len, word), len as usize));
             }
         }
         self.decode_bytes_generally(bytes)
@@ -600,7 +595,7 @@ impl Decoder<'_> {
             && let Some((leaf, len)) = self.direct.identify(bits as u64)
             && len as usize <= bytes.len()
         {
-            return Ok((Inst { leaf, len, bits: bits & crate::direct::len_mask(len) as Bits }, len as usize));
+            return Ok((inst_of(leaf, len, bits as u64), len as usize));
         }
         let (isa, gen_) = (self.isa, self.gen_);
         if let Some(d) = isa.dispatch

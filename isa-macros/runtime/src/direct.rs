@@ -702,7 +702,7 @@ impl Direct {
     #[inline]
     pub fn decode(&self, entries: &[u64], word: u64) -> Option<Inst> {
         let (leaf, len) = self.identify(entries, word)?;
-        Some(Inst { leaf, len, bits: Bits::from(word & len_mask(len)) })
+        Some(inst_of(leaf, len, word))
     }
 
     /// The leaf and length in bytes of `word`, as [`Direct::decode`]
@@ -814,6 +814,13 @@ unsafe fn slice<T, const TRUSTED: bool>(s: &[T], at: usize, len: usize) -> Optio
         true => Some(unsafe { s.get_unchecked(at..at + len) }),
         false => s.get(at..at + len),
     }
+}
+
+/// The instruction the direct decoder identified in `word` as `leaf`,
+/// `len` bytes long: its own bits, those past its length cleared.
+#[inline(always)]
+pub(crate) fn inst_of(leaf: u16, len: u8, word: u64) -> Inst {
+    Inst { leaf, len, bits: Bits::from(word & len_mask(len)) }
 }
 
 /// The bits of an instruction `len` bytes long, within the first 64.
