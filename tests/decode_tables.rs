@@ -183,7 +183,7 @@ fn every_targets_direct_tables_pass_their_check() {
 /// way fails here rather than only in a benchmark.
 #[test]
 fn the_direct_decoder_takes_most_instructions() {
-    for (name, least) in [("ir3", 0.98), ("gcn", 0.999), ("agx", 0.8), ("rv32i", 1.0)] {
+    for (name, least) in [("ir3", 1.0), ("gcn", 0.999), ("agx", 0.8), ("rv32i", 1.0)] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
         let mut rng = TestRng::new(5);
         let (mut taken, mut all) = (0, 0);

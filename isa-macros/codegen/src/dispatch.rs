@@ -545,7 +545,12 @@ impl<'a> Deps<'a> {
                 // Identifying bits past the short form depend on the length.
                 return None;
             }
-            d |= place.in_word(leaf.mask & mask_of(0, g.bits)).filter(|m| m & self.wide == 0)?;
+            let mask = place.in_word(leaf.mask & mask_of(0, g.bits))?;
+            if mask & self.wide != 0 {
+                let value = place.in_word(leaf.value & leaf.mask & mask_of(0, g.bits))?;
+                self.cuts.borrow_mut().extend(top_cuts(self.wide, mask, value)?);
+            }
+            d |= mask & !self.wide;
             path.push(St { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place });
             let r = match self.ruled_out(path) {
                 true => Some(0),
@@ -623,7 +628,7 @@ impl<'a> Deps<'a> {
             return Some(0);
         }
         let default = (leaf.cases.len() - 1) as u16;
-        let mut d = self.when_deps(path)?;
+        let mut d = 0;
         for (ci, case) in leaf.cases.iter().enumerate() {
             if case.parse_only {
                 continue;
@@ -635,7 +640,13 @@ impl<'a> Deps<'a> {
             }
         }
         path.last_mut()?.case = default;
-        Some(d)
+        // Which case is chosen matters only when some check reads anything
+        // (a register's cases name its special registers, whose fields are
+        // as total as the others').
+        if d == 0 {
+            return Some(0);
+        }
+        Some(d | self.when_deps(path)?)
     }
 
     /// What choosing the case of the leaf at the end of `path` reads.
@@ -651,6 +662,29 @@ impl<'a> Deps<'a> {
         }
         Some(d)
     }
+}
+
+/// The constants a form's identifying bits compare the number in the run
+/// `wide` with, when those inside it are its top bits (a source whose
+/// unused high bits must be clear): the form matches a number in
+/// `[h << k, (h + 1) << k)`, `h` the value of its top bits and `k` the bits
+/// below them, so its answer changes at `h << k` and past `(h + 1 << k) -
+/// 1` only (each cut starts the interval at it and after it). `None` when
+/// the identifying bits inside the run are not its top bits, or the run is
+/// too wide for the engine's numbers.
+fn top_cuts(wide: Bits, mask: Bits, value: Bits) -> Option<[i64; 2]> {
+    let (lo, width) = (wide.trailing_zeros(), wide.count_ones());
+    let inside = mask & wide;
+    if width > 62 || inside == 0 {
+        return None;
+    }
+    // The bits inside, from the lowest of them to the run's top.
+    let k = inside.trailing_zeros() - lo;
+    if inside != mask_of(lo + k, width - k) {
+        return None;
+    }
+    let h = ((value & inside) >> (lo + k)) as i64;
+    Some([h << k, ((h + 1) << k) - 1])
 }
 
 /// Whether enum `e` names every value of the bits `r`.
@@ -1196,20 +1230,37 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                     })),
                 });
             } else {
+                // Once the bits that choose the case are known, the field
+                // of that case (if it has one) reads what it reads there:
+                // an ir3 alias's source is a register, a const or an
+                // immediate by the case, its unused high bits clear.
+                let site = std::rc::Rc::new(move |value: Bits| {
+                    let c = isa.case_in_force(leaf, value, gen_);
+                    having.iter().find(|(hc, _)| *hc == c).map(|&(c, fi)| (c, fi))
+                });
+                let (site2, site3) = (site.clone(), site.clone());
                 parts.push(Part {
                     key: format!("leaf {leaf} cases {key}"),
                     deps: all | when,
-                    forms: 0,
+                    forms: when,
                     site: None,
-                    holds: Box::new(move |b| {
-                        let c = isa.case_in_force(leaf, b, gen_);
-                        having
-                            .iter()
-                            .find(|(hc, _)| *hc == c)
-                            .is_none_or(|&(c, fi)| isa.operand_holds(leaf, c, fi, b, gen_))
-                    }),
-                    reads: None,
-                    cuts: None,
+                    holds: Box::new(move |b| site(b).is_none_or(|(c, fi)| isa.operand_holds(leaf, c, fi, b, gen_))),
+                    reads: Some(Box::new(move |known, value, params| {
+                        if when & !known != 0 {
+                            return Some(all | when);
+                        }
+                        let Some((c, fi)) = site2(value) else { return Some(0) };
+                        Deps { known, value, params, ..Deps::new(isa, gen_) }.site(&mut vec![St::top(leaf, c)], fi)
+                    })),
+                    cuts: Some(Box::new(move |known, value, wide| {
+                        if when & !known != 0 {
+                            return None;
+                        }
+                        let Some((c, fi)) = site3(value) else { return Some(Vec::new()) };
+                        let d = Deps { known, value, wide, ..Deps::new(isa, gen_) };
+                        d.site(&mut vec![St::top(leaf, c)], fi)?;
+                        Some(d.cuts.into_inner())
+                    })),
                 });
             }
         }
@@ -1340,6 +1391,22 @@ mod tests {
         // The literal under `x` belongs to another operation: `1 + (x < 2)`.
         let e: Expr = &[Op::Lit(1), Op::Field(0), Op::Lit(2), Op::Bin(Lt), Op::Bin(Add)];
         assert_eq!(compared_with(e, 1, 1), Some(2));
+    }
+
+    #[test]
+    fn top_bits_of_a_run_cut_it_where_they_change() {
+        let run = mask_of(8, 24);
+        // Bits 16..31 clear: the number (from bit 8) below 1 << 8.
+        assert_eq!(top_cuts(run, mask_of(16, 16), 0), Some([0, 255]));
+        // The whole run, set to 5: exactly 5.
+        assert_eq!(top_cuts(run, run, 5 << 8), Some([5, 5]));
+        // Bits past the run count for nothing; the top two bits `10`.
+        assert_eq!(top_cuts(run, mask_of(30, 4), 0b10 << 30), Some([0b10 << 22, (0b11 << 22) - 1]));
+        // Not the run's top bits, or none of its bits: no cuts.
+        assert_eq!(top_cuts(run, mask_of(8, 4), 0), None);
+        assert_eq!(top_cuts(run, mask_of(16, 8), 0), None);
+        assert_eq!(top_cuts(run, mask_of(0, 8), 0), None);
+        assert_eq!(top_cuts(mask_of(0, 63), mask_of(62, 1), 0), None, "past 62 bits");
     }
 
     #[test]

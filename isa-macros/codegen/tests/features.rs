@@ -1466,6 +1466,113 @@ fn a_literal_compared_with_constants_is_tabulated_by_intervals() {
     assert_eq!(isa.print(&isa.decode(0x1234_3c01_0002_05ff, 0).unwrap(), 0), "mov16 s5, 0x3c01");
 }
 
+/// A source whose kind a field of the instruction chooses (ir3's alias: a
+/// register, a 16-bit or a 32-bit immediate), each kind a group whose unused
+/// high bits must be clear, the register's cases naming a special register
+/// (its component an enum that names every value, so nothing it reads is
+/// checked, whatever the case).
+const CASE_SOURCES: &str = r#"
+isa: kinds
+instruction: op
+enums:
+  swiz: {0: x, 1: y, 2: z, 3: w}
+bitsets:
+  reg:
+    size: 8
+    fields:
+      SW: {bits: 0..1, type: swiz}
+      N: {bits: 2..7, type: uint}
+    cases:
+      - {when: N == 61, display: "a0.{SW}"}
+    display: "r{N}.{SW}"
+  src-reg:
+    size: 32
+    pattern: {8..31: "000000000000000000000000"}
+    fields:
+      R: {bits: 0..7, type: reg}
+    display: "{R}"
+  src-imm16:
+    size: 32
+    pattern: {16..31: "0000000000000000"}
+    fields:
+      I: {bits: 0..15, type: hex}
+    display: "h(0x{I})"
+  src-imm32:
+    size: 32
+    fields:
+      I: {bits: 0..31, type: hex}
+    display: "(0x{I})"
+  op:
+    size: 64
+    pattern: {34..47: "00000000000000"}
+    fields:
+      SRC: {bits: 0..31, type: src-imm32}
+      KIND: {bits: 32..33, type: uint}
+      OPC: {bits: 48..63, type: uint}
+    cases:
+      - when: KIND == 0
+        fields:
+          SRC: {bits: 0..31, type: src-reg}
+      - when: KIND == 1
+        fields:
+          SRC: {bits: 0..31, type: src-imm16}
+    display: "{NAME}.{KIND} {SRC}"
+instructions:
+  - {extends: op, field: OPC, opcodes: {alias: 1}}
+"#;
+
+#[test]
+fn a_source_whose_kind_the_case_chooses_is_tabulated_by_intervals() {
+    use isa_runtime::{Check, NO_ASK, Unit};
+    let isa = load("case-sources", CASE_SOURCES);
+    let d = isa.dispatch.expect("tables");
+    let alias = isa.leaf_by_key("alias").expect("alias");
+    let plan = d.plans_for(0)[alias as usize];
+    let Check::Table { start, len } = plan.operands() else { panic!("the sources are tabulated: {plan:?}") };
+    let units = &d.units[start as usize..(start + len as u32) as usize];
+    // Each kind switches on the bits that choose the case; one with a check
+    // (the register, the 16-bit immediate) then judges its high bits by one
+    // interval: below 1 << 8, or below 1 << 16. The 32-bit immediate holds
+    // whatever its bits.
+    let mut widths = Vec::new();
+    for u in units {
+        let ranges = &d.ranges[u.range_start as usize..][..u.range_len as usize];
+        assert_eq!(ranges, [isa_runtime::Range { lo: 32, width: 2 }], "the case's bits: {u:?}");
+        if u.sub == NO_ASK {
+            assert_eq!(d.bitmaps[u.bitmap as usize] & 0xf, 0xf, "a kind without a check holds: {u:?}");
+            continue;
+        }
+        for &s in &d.subs[u.sub as usize..][..4] {
+            if let Some(sub) = d.units.get(s as usize) {
+                assert_eq!(sub.range_len, Unit::CUTS, "by intervals: {sub:?}");
+                widths.push((sub.lo, sub.width));
+            }
+        }
+    }
+    widths.sort_unstable();
+    assert_eq!(widths, [(8, 24), (16, 16)], "{units:?}");
+    // Around every bound, for each kind (and the fourth, which has no
+    // source of its own), the tables and the direct decoder decode as the
+    // reference decoder does, and the direct decoder takes what decodes.
+    let mut decoded = 0;
+    for kind in 0..4u128 {
+        for src in [0u128, 0x41, 0xf5, 0xff, 0x100, 0x7fff, 0xffff, 0x1_0000, 0x8000_0000, 0xffff_ffff] {
+            let word = 1 << 48 | kind << 32 | src;
+            let want = isa.decode_reference(word, 0);
+            assert_eq!(isa.decode(word, 0), want, "word {word:#x}");
+            let Ok(inst) = want else { continue };
+            decoded += 1;
+            assert_eq!(isa.decode_by_tables(word, 0), Some(inst), "word {word:#x}");
+            assert_eq!(isa.decode_direct(word, 0), Some(inst), "word {word:#x}");
+        }
+    }
+    // Registers: 4 values; 16-bit immediates: 7; 32-bit ones: all 10, twice.
+    assert_eq!(decoded, 4 + 7 + 20);
+    assert!(isa.decode(1 << 48 | 0x100, 0).is_err(), "a register's high bits are clear");
+    assert!(isa.decode(1 << 48 | 1 << 32 | 0x1_0000, 0).is_err(), "a 16-bit immediate's are too");
+    assert_eq!(isa.print(&isa.decode(1 << 48 | 0xf5, 0).unwrap(), 0), "alias.0 a0.y");
+}
+
 /// An operand that pads to the mnemonic column: its text depends on what the
 /// line holds before it, so a printer that remembers operand texts must not
 /// remember it.
