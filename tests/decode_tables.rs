@@ -204,6 +204,25 @@ fn the_direct_decoder_takes_most_instructions() {
     }
 }
 
+/// A GCN VOP3 source's validity reads its code, not its `abs` and `neg`
+/// bits (one form of the source for each of their values, all with the same
+/// condition): the builder drops bits no answer depends on, so the check is
+/// a key over the code's nine bits and a VOP3 word needs no side list.
+#[test]
+fn a_vop3_sources_check_is_a_key_of_its_code_alone() {
+    let isa = isa_specs::TARGETS.iter().find(|t| t.name == "gcn").expect("gcn");
+    let direct = &isa.dispatch.expect("tables").direct;
+    let leaf = isa.leaves.iter().position(|l| l.name == "v_mad_f32").expect("v_mad_f32") as u16;
+    let probes: Vec<_> = direct.probes.iter().filter(|p| p.leaf == leaf).collect();
+    assert!(!probes.is_empty(), "v_mad_f32 has a probe");
+    for p in probes {
+        // The three sources' codes: bits 32..40, 41..49, 50..58.
+        let runs: Vec<(u8, u16)> = p.keys.iter().map(|k| (k.lo, k.mask)).collect();
+        assert_eq!(runs, [(32, 0x1ff), (41, 0x1ff), (50, 0x1ff)], "{p:?}");
+        assert_eq!((p.more_len, p.always), (0, 0), "no side list: {p:?}");
+    }
+}
+
 /// A value too wide for a bitmap that the spec only compares with constants
 /// (a GCN literal, which may not hold an inline constant's value) is
 /// tabulated by intervals: at every cut point, and the value before it,

@@ -687,6 +687,17 @@ fn top_cuts(wide: Bits, mask: Bits, value: Bits) -> Option<[i64; 2]> {
     Some([h << k, ((h + 1) << k) - 1])
 }
 
+/// The bits of `ranges` (most significant first, as [`scatter`] lays a
+/// table's index out) on which the table `bitmap` over them depends: those
+/// where flipping the bit changes some answer.
+fn needed_bits(bitmap: &[u64], ranges: &[Range]) -> Bits {
+    let n: u32 = ranges.iter().map(|r| r.width as u32).sum();
+    let answer = |i: u64| bitmap[(i / 64) as usize] >> (i % 64) & 1;
+    (0..n)
+        .filter(|&k| (0..1u64 << n).any(|i| answer(i) != answer(i ^ 1 << k)))
+        .fold(0, |m, k| m | scatter(1 << k, ranges))
+}
+
 /// Whether enum `e` names every value of the bits `r`.
 fn enum_is_total(isa: &Isa, e: u16, r: &[Range]) -> bool {
     let width: u32 = r.iter().map(|x| x.width as u32).sum();
@@ -933,9 +944,9 @@ impl Plans {
                             let more = |w: Bits| reads(known, w, true).map(|d| d & !known);
                             let cuts = p.cuts.as_ref().map(|c| move |w: Bits, wide: Bits| c(known, w, wide));
                             let cuts = cuts.as_ref().map(|c| c as &dyn Fn(Bits, Bits) -> Option<Vec<i64>>);
-                            self.unit(base, n, &*p.holds, Some(&more), cuts)?
+                            self.unit(base, n, &*p.holds, Some(&more), cuts, true)?
                         }
-                        _ => self.unit(base, deps, &*p.holds, None, None)?,
+                        _ => self.unit(base, deps, &*p.holds, None, None, true)?,
                     };
                     self.memo.insert(memo_key, u);
                     u
@@ -961,7 +972,8 @@ impl Plans {
         fits
     }
 
-    /// Tabulates `holds` over the bits `deps`, the others as in `base`. With
+    /// Tabulates `holds` over the bits `deps` (with `narrow`, those of
+    /// them it depends on), the others as in `base`. With
     /// `more`, only the values for which it says the answer reads no other
     /// bit are answered; for the others, a unit over the other bits it
     /// names; when they are too many, a unit over their intervals if `cuts`
@@ -974,6 +986,7 @@ impl Plans {
         holds: &dyn Fn(Bits) -> bool,
         more: Option<&dyn Fn(Bits) -> Option<Bits>>,
         cuts: Option<&dyn Fn(Bits, Bits) -> Option<Vec<i64>>>,
+        narrow: bool,
     ) -> Option<Unit> {
         let n = deps.count_ones();
         if !self.spend(1 << n) {
@@ -994,7 +1007,7 @@ impl Plans {
                 Some(other) => {
                     ask[(i / 64) as usize] |= 1 << (i % 64);
                     let u = match other {
-                        Some(d) if d.count_ones() <= MAX_UNIT_BITS => self.unit(w, d, holds, None, None),
+                        Some(d) if d.count_ones() <= MAX_UNIT_BITS => self.unit(w, d, holds, None, None, false),
                         Some(d) => cuts.and_then(|c| self.intervals(w, d, holds, c(w, d)?)),
                         None => None,
                     };
@@ -1002,6 +1015,18 @@ impl Plans {
                         subs[i as usize] = self.unit_index(u);
                     }
                 }
+            }
+        }
+        // With `narrow`, bits whose value never changes the answer are not
+        // read: a GCN VOP3 source's validity does not depend on its `abs`
+        // and `neg` bits (one form for each), so it is a table of its code
+        // alone. (A second unit keeps its bits: an operand's second units
+        // over the same bits fold into one ask.)
+        if narrow && ask.iter().all(|&w| w == 0) {
+            let needed = needed_bits(&bitmap, &ranges);
+            // Not when that splits a run: one run is a probe's key.
+            if needed != 0 && needed != deps && runs(needed).len() <= ranges.len() {
+                return self.unit(base, needed, holds, None, None, false);
             }
         }
         let bitmap = intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap);
@@ -1407,6 +1432,27 @@ mod tests {
         assert_eq!(top_cuts(run, mask_of(16, 8), 0), None);
         assert_eq!(top_cuts(run, mask_of(0, 8), 0), None);
         assert_eq!(top_cuts(mask_of(0, 63), mask_of(62, 1), 0), None, "past 62 bits");
+    }
+
+    #[test]
+    fn bits_that_change_no_answer_are_not_needed() {
+        // A table over bits 4..5 and 8 (index: bit 5, bit 4, bit 8) whose
+        // answer is bit 4 alone.
+        let ranges = runs(1 << 8 | 0b11 << 4);
+        let mut bitmap = [0u64];
+        for i in 0..8u64 {
+            bitmap[0] |= ((scatter(i, &ranges) >> 4 & 1) as u64) << i;
+        }
+        assert_eq!(needed_bits(&bitmap, &ranges), 1 << 4);
+        // Bit 8 or bit 5: both.
+        let mut bitmap = [0u64];
+        for i in 0..8u64 {
+            let w = scatter(i, &ranges);
+            bitmap[0] |= (((w >> 8 | w >> 5) & 1) as u64) << i;
+        }
+        assert_eq!(needed_bits(&bitmap, &ranges), 1 << 8 | 1 << 5);
+        // A constant answer needs none.
+        assert_eq!(needed_bits(&[0xff], &ranges), 0);
     }
 
     #[test]
