@@ -668,10 +668,10 @@ impl<'a> Deps<'a> {
 /// `wide` with, when those inside it are its top bits (a source whose
 /// unused high bits must be clear): the form matches a number in
 /// `[h << k, (h + 1) << k)`, `h` the value of its top bits and `k` the bits
-/// below them, so its answer changes at `h << k` and past `(h + 1 << k) -
-/// 1` only (each cut starts the interval at it and after it). `None` when
-/// the identifying bits inside the run are not its top bits, or the run is
-/// too wide for the engine's numbers.
+/// below them, so its answer changes at `h << k` and after the cut
+/// `((h + 1) << k) - 1` only (each cut starts an interval at it and after
+/// it). `None` when the identifying bits inside the run are not its top
+/// bits, or the run is too wide for the engine's numbers.
 fn top_cuts(wide: Bits, mask: Bits, value: Bits) -> Option<[i64; 2]> {
     let (lo, width) = (wide.trailing_zeros(), wide.count_ones());
     let inside = mask & wide;
@@ -1263,7 +1263,7 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                     let c = isa.case_in_force(leaf, value, gen_);
                     having.iter().find(|(hc, _)| *hc == c).map(|&(c, fi)| (c, fi))
                 });
-                let (site2, site3) = (site.clone(), site.clone());
+                let (for_reads, for_cuts) = (site.clone(), site.clone());
                 parts.push(Part {
                     key: format!("leaf {leaf} cases {key}"),
                     deps: all | when,
@@ -1274,14 +1274,14 @@ fn operand_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
                         if when & !known != 0 {
                             return Some(all | when);
                         }
-                        let Some((c, fi)) = site2(value) else { return Some(0) };
+                        let Some((c, fi)) = for_reads(value) else { return Some(0) };
                         Deps { known, value, params, ..Deps::new(isa, gen_) }.site(&mut vec![St::top(leaf, c)], fi)
                     })),
                     cuts: Some(Box::new(move |known, value, wide| {
                         if when & !known != 0 {
                             return None;
                         }
-                        let Some((c, fi)) = site3(value) else { return Some(Vec::new()) };
+                        let Some((c, fi)) = for_cuts(value) else { return Some(Vec::new()) };
                         let d = Deps { known, value, wide, ..Deps::new(isa, gen_) };
                         d.site(&mut vec![St::top(leaf, c)], fi)?;
                         Some(d.cuts.into_inner())
