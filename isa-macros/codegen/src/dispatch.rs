@@ -621,12 +621,6 @@ impl<'a> Deps<'a> {
     fn check(&self, path: &mut Vec<St>) -> Option<Bits> {
         let s = *path.last()?;
         let leaf = &self.isa.leaves[s.leaf as usize];
-        // With no field to check in any case, checking reads nothing, not
-        // even what chooses the case (a literal operand's cases read the
-        // literal, which a check need not tabulate).
-        if !leaf.cases.iter().any(|c| !c.parse_only && c.fields.iter().any(is_checked)) {
-            return Some(0);
-        }
         let default = (leaf.cases.len() - 1) as u16;
         let mut d = 0;
         for (ci, case) in leaf.cases.iter().enumerate() {
@@ -640,9 +634,11 @@ impl<'a> Deps<'a> {
             }
         }
         path.last_mut()?.case = default;
-        // Which case is chosen matters only when some check reads anything
+        // Which case is chosen matters only when some check reads anything:
+        // with no field to check (a literal operand, whose cases read the
+        // literal, which a check need not tabulate), or none that can fail
         // (a register's cases name its special registers, whose fields are
-        // as total as the others').
+        // as total as the others'), checking reads nothing.
         if d == 0 {
             return Some(0);
         }
