@@ -108,6 +108,43 @@ fn what_follows_an_instruction_does_not_change_it() {
     assert!(bad.is_empty(), "{} instructions decode differently when followed by other bytes", bad.len());
 }
 
+/// A buffer shorter than eight bytes (a disassembler's line of one 4-byte
+/// instruction, the end of the code) is read without the bytes past its end:
+/// every prefix of an instruction's bytes decodes as the reference decodes
+/// it followed by zeros, when what that finds fits the prefix, and fails
+/// otherwise; the whole instruction decodes to itself.
+#[test]
+fn a_short_buffer_decodes_as_its_bytes_followed_by_zeros() {
+    let mut rng = TestRng::new(11);
+    let mut bad = Vec::new();
+    for isa in isa_specs::TARGETS {
+        for g in gens(isa) {
+            let decoder = isa.decoder(g);
+            for &leaf in isa.groups[0].leaves {
+                let Some(inst) = isa.sample(leaf, g, &mut || rng.next_u64()) else { continue };
+                let bytes = inst.bytes();
+                for n in 0..=bytes.len() {
+                    let got = decoder.decode_bytes(&bytes[..n]);
+                    let mut padded = [0u8; 16];
+                    padded[..n].copy_from_slice(&bytes[..n]);
+                    let want = isa.decode_reference(u128::from_le_bytes(padded), g).ok().filter(|i| i.len_bytes() <= n);
+                    let fine = match want {
+                        Some(want) => got == Ok((want, want.len_bytes())),
+                        None => got.is_err(),
+                    } && (n < bytes.len() || got == Ok((inst, n)));
+                    if !fine {
+                        bad.push(format!("{} gen {g} {:02x?}: {got:?}, whole {inst:?}", isa.name, &bytes[..n]));
+                    }
+                }
+            }
+        }
+    }
+    for b in bad.iter().take(30) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} prefixes decode wrongly", bad.len());
+}
+
 /// The tables carry what makes decoding evaluate no expression in the common
 /// case: tabulated lengths (`L ? 64 : 48`, `SRC0 == 255 ? 64 : 32`) and
 /// operand checks that leave only a literal's value to the engine.
