@@ -205,7 +205,7 @@ impl<'a> Builder<'a> {
 
     /// The probe of `leaf` checked by plan `p`, if the plan fits one.
     fn probe(&mut self, leaf: u16, p: &Plan) -> Option<u16> {
-        if p.flags & (Plan::WIDE | Plan::REQUIRES_SLOW | Plan::OPERANDS_SLOW | Plan::LENGTH_SLOW) != 0 {
+        if p.flags & (Plan::PAST_64 | Plan::REQUIRES_SLOW | Plan::OPERANDS_SLOW | Plan::LENGTH_SLOW) != 0 {
             return None;
         }
         let bytes = |bits: u16| (bits.is_multiple_of(8) && bits <= 64).then_some((bits / 8) as u8);
@@ -256,9 +256,7 @@ impl<'a> Builder<'a> {
         // not fit go further, where they are read on the instruction's own
         // bits.
         let within = 8 * then.min(otherwise) as u32;
-        if within < 64 && p.mask >> within != 0 {
-            return None;
-        }
+        let past = if within < 64 { p.mask >> within << within } else { 0 };
         // A key reads at least one bit: the decoder skips a probe's keys
         // when the first reads none.
         let run = |(runs, _): &Unpacked| match runs[..] {
@@ -286,7 +284,24 @@ impl<'a> Builder<'a> {
                 None => always = true,
             }
         }
+        // Identifying bits past the shorter length are a further part
+        // holding for their value alone, read on the instruction's own bits
+        // (zeros past a short one's end, as the engine compares them): a
+        // word it refuses is left to the general tables, which try the
+        // next candidate.
         let mut more = Vec::new();
+        if past != 0 {
+            let runs = runs_of(past);
+            let width: u32 = runs.iter().map(|r| r.1).sum();
+            if width > MorePart::MAX_BITS {
+                return None;
+            }
+            let mut bitmap = vec![0u64; (1usize << width).div_ceil(64)];
+            let v = gather(&runs, p.value);
+            bitmap[(v / 64) as usize] |= 1 << (v % 64);
+            let at = self.masked(bitmap, width);
+            more.push(self.more_part(&runs, at)?);
+        }
         for o in &operands {
             match run(o) {
                 Some(r) => uses.push(Use { run: r, bitmap: o.1, flag: Key::INVALID, when: false }),
@@ -348,8 +363,8 @@ impl<'a> Builder<'a> {
         }
         always |= !more.is_empty();
         let probe = Probe {
-            mask: p.mask,
-            value: p.value,
+            mask: p.mask & !past,
+            value: p.value & !past,
             keys,
             more_len: u8::try_from(more.len()).ok()?,
             more: intern(&mut self.more, &mut self.more_at, more),
@@ -606,10 +621,32 @@ fn first_word(width: u32) -> u64 {
     if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 }
 }
 
+/// The runs of set bits of `mask` as `(lo, width)`, most significant first
+/// (as [`gather`] reads them).
+fn runs_of(mut mask: u64) -> Vec<(u32, u32)> {
+    let mut runs = Vec::new();
+    while mask != 0 {
+        let top = 63 - mask.leading_zeros();
+        let width = (!(mask << (63 - top))).leading_zeros();
+        runs.push((top + 1 - width, width));
+        mask &= !(u64::MAX >> (64 - width) << (top + 1 - width));
+    }
+    runs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use isa_runtime::{Inst, NO_FIELD, Node};
+
+    #[test]
+    fn a_masks_runs_are_its_set_bits_highest_first() {
+        assert_eq!(runs_of(0), vec![]);
+        assert_eq!(runs_of(0xff00_0000_0000), vec![(40, 8)]);
+        assert_eq!(runs_of(0x8000_0000_0000_0001), vec![(63, 1), (0, 1)]);
+        assert_eq!(runs_of(u64::MAX), vec![(0, 64)]);
+        assert_eq!(runs_of(0b1101_1000_0000_0000_0000_0000_0000_0000_0000), vec![(34, 2), (31, 2)]);
+    }
 
     const F: u8 = Key::FAILS;
     const I: u8 = Key::INVALID;
@@ -654,7 +691,7 @@ mod tests {
         Dispatch {
             gen_bounds: &[],
             trees: leak(vec![tree]),
-            plans: leak(vec![plan(Plan::ABSENT, 0, 0), plan(Plan::ASKS, 1, 2), plan(Plan::WIDE, 0, 0)]),
+            plans: leak(vec![plan(Plan::ABSENT, 0, 0), plan(Plan::ASKS, 1, 2), plan(Plan::WIDE | Plan::PAST_64, 0, 0)]),
             units: leak(vec![unit(0, 1, 0, NO_ASK), unit(4, 2, 1, NO_ASK), unit(8, 3, 2, 3)]),
             ranges: &[],
             bitmaps: leak(vec![0b10, 0b1111, 0xff, 1 << 5]),
@@ -857,6 +894,33 @@ mod tests {
         assert_eq!(decode(0x1000_1000).map(|i| i.len), Some(8), "bits 12..14 are 1");
         assert_eq!(decode(0x1000_8000).map(|i| i.len), Some(8), "bits 14..16 are 2");
         assert_eq!(decode(0x1000_9000).map(|i| i.len), Some(8), "both");
+    }
+
+    /// Identifying bits past the shorter length (an AGX long form's bits
+    /// that must be clear) are compared on the instruction's own bits,
+    /// after its length: the next instruction's bits past a short one do
+    /// not matter, and a long one that does not hold them is left to the
+    /// general tables.
+    #[test]
+    fn identifying_bits_past_the_short_form_are_read_within_the_length() {
+        let mut d = chosen_by_two();
+        let mut plans = d.plans.to_vec();
+        plans[1] = Plan { flags: Plan::CHOICE | Plan::WIDE, mask: 0xf000_0000 | 1 << 50, ..plans[1] };
+        d.plans = leak(plans);
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!((p.mask, p.value), (0xf000_0000, 0x1000_0000), "the keys' bits alone");
+        assert_eq!((p.more_len, p.always), (2, 1), "bit 50, and the operand past 4 bytes");
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.len);
+        assert_eq!(decode(0x1000_0000), Some(4));
+        assert_eq!(decode(0x1000_0000 | 1 << 50), Some(4), "bit 50 is the next instruction's");
+        assert_eq!(decode(0x1000_1000), Some(8));
+        assert_eq!(decode(0x1000_1000 | 1 << 50), None, "a long form with bit 50 set");
+        // Past the first 64 bits the plan's mask cannot say: no probe.
+        let mut plans = d.plans.to_vec();
+        plans[1].flags |= Plan::PAST_64;
+        d.plans = leak(plans);
+        assert_eq!(Builder::new(&d).probe(1, &d.plans[1]), None);
     }
 
     /// The checks of one run are one key, its verdicts or-ed: a GCN

@@ -793,12 +793,18 @@ impl Plans {
             return Plan { flags: Plan::ABSENT, ..SLOW };
         }
         // Identifying bits past the short form are compared only within the
-        // length, so they are not constant for the leaf: left to the engine.
-        if l.mask.checked_shr(l.min_bits).unwrap_or(0) != 0 {
-            return SLOW;
-        }
+        // length (a short word reads zeros there), so the engine compares
+        // the leaf's own mask on the instruction's own bits. On every word
+        // of the leaf they still hold its value (a bit it sets past the
+        // short form rules the short form out), so the parts may take them
+        // as constant.
+        let past_short = l.mask.checked_shr(l.min_bits).unwrap_or(0) != 0;
         let deps = Deps::new(isa, gen_);
-        let mut flags = if l.mask >> 64 != 0 { Plan::WIDE } else { 0 };
+        let mut flags = match (l.mask >> 64 != 0, past_short) {
+            (true, _) => Plan::WIDE | Plan::PAST_64,
+            (false, true) => Plan::WIDE,
+            (false, false) => 0,
+        };
         let requires = Width::IN_ORDER
             .into_iter()
             .find_map(|w| requires_parts(&deps, leaf).and_then(|parts| self.tabulate(isa, leaf, gen_, parts, w)));

@@ -127,6 +127,9 @@ impl Plan {
     /// Some part may leave a value to a second unit or the reference code
     /// (without it, every part answers from its own bitmap).
     pub const ASKS: u8 = 64;
+    /// With [`Plan::WIDE`]: some identifying bits lie past the first 64,
+    /// where `mask` does not reach (without it, `mask` holds them all).
+    pub const PAST_64: u8 = 128;
 
     /// Its `requires` conditions.
     pub fn requires(&self) -> Check {
