@@ -570,25 +570,13 @@ impl Decoder<'_> {
         // The usual case inside a code buffer: one 64-bit load, all the
         // direct decoder reads (decoding keeps only the group's width, and
         // the instruction's own length).
-        let word = match bytes.first_chunk::<8>() {
-            Some(chunk) => Some(u64::from_le_bytes(*chunk)),
-            // A shorter buffer: a disassembler's line of one 4-byte
-            // instruction, or the end of the code. Four to seven bytes are
-            // two overlapping 4-byte loads, the second shifted to its
-            // place (the bytes both hold are the same), zeros above.
-            None => match (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
-                (Some(lo), Some(hi)) => {
-                    let (lo, hi) = (u32::from_le_bytes(*lo) as u64, u32::from_le_bytes(*hi) as u64);
-                    Some(lo | hi << (8 * (bytes.len() - 4)))
-                }
-                _ => None,
-            },
-        };
-        if let Some(word) = word.map(|w| w & self.width as u64)
-            && let Some((leaf, len)) = self.direct.identify(word)
-            && len as usize <= bytes.len()
-        {
-            return Ok((inst_of(leaf, len, word), len as usize));
+        if let Some(chunk) = bytes.first_chunk::<8>() {
+            let word = u64::from_le_bytes(*chunk) & self.width as u64;
+            if let Some((leaf, len)) = self.direct.identify(word)
+                && len as usize <= bytes.len()
+            {
+                return Ok((inst_of(leaf, len, word), len as usize));
+            }
         }
         self.decode_bytes_generally(bytes)
     }
@@ -603,7 +591,7 @@ impl Decoder<'_> {
         let n = bytes.len().min(16);
         buf[..n].copy_from_slice(&bytes[..n]);
         let bits = Bits::from_le_bytes(buf) & self.width;
-        if bytes.len() < 4
+        if bytes.len() < 8
             && let Some((leaf, len)) = self.direct.identify(bits as u64)
             && len as usize <= bytes.len()
         {
