@@ -169,7 +169,7 @@ fn lengths_and_literal_operands_are_tabulated() {
 #[test]
 fn the_tables_decode_most_instructions_alone() {
     use isa_runtime::{Check, Length};
-    for (name, least) in [("ir3", 0.99), ("gcn", 0.999), ("agx", 0.96), ("rv32i", 1.0)] {
+    for (name, least) in [("ir3", 0.99), ("gcn", 0.999), ("agx", 0.99), ("rv32i", 1.0)] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
         let d = isa.dispatch.expect("tables");
         let mut rng = TestRng::new(5);
@@ -220,7 +220,7 @@ fn every_targets_direct_tables_pass_their_check() {
 /// way fails here rather than only in a benchmark.
 #[test]
 fn the_direct_decoder_takes_most_instructions() {
-    for (name, least) in [("ir3", 1.0), ("gcn", 0.999), ("agx", 0.93), ("rv32i", 1.0)] {
+    for (name, least) in [("ir3", 1.0), ("gcn", 0.999), ("agx", 0.94), ("rv32i", 1.0)] {
         let isa = isa_specs::TARGETS.iter().find(|t| t.name == name).expect("target");
         let mut rng = TestRng::new(5);
         let (mut taken, mut all) = (0, 0);

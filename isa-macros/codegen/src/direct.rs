@@ -271,8 +271,16 @@ impl<'a> Builder<'a> {
         for c in &choice {
             uses.push(Use { run: run(c)?, bitmap: c.1, flag: Key::OTHERWISE, when: false });
         }
+        // A condition reading past the shorter length (or more than one
+        // run) is a further part, read on the instruction's own bits: a
+        // word failing it is left to the general tables, which try the
+        // next candidate.
+        let mut more = Vec::new();
         for c in &conditions {
-            uses.push(Use { run: run(c)?, bitmap: c.1, flag: Key::FAILS, when: false });
+            match run(c) {
+                Some(r) => uses.push(Use { run: r, bitmap: c.1, flag: Key::FAILS, when: false }),
+                None => more.push(self.more_part(&c.0, c.1)?),
+            }
         }
         // Most words ask nothing (a literal is the exception): the asking
         // operands' values are a key's verdict where they fit one run, and
@@ -289,7 +297,6 @@ impl<'a> Builder<'a> {
         // (zeros past a short one's end, as the engine compares them): a
         // word it refuses is left to the general tables, which try the
         // next candidate.
-        let mut more = Vec::new();
         if past != 0 {
             let runs = runs_of(past);
             let width: u32 = runs.iter().map(|r| r.1).sum();
@@ -984,11 +991,17 @@ mod tests {
         assert_eq!(decode(0x1000_0301), Some(1));
         assert_eq!(decode(0x1000_0051), None, "bits 4..18 hold 5");
 
-        // The condition reads bits 0..13, and 5 fails.
+        // The condition reads bits 0..13, and 5 fails: read further too,
+        // a word failing it left to the general tables (which try the
+        // next candidate).
         units[0] = unit(0, 13, 4, NO_ASK);
         (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
         let direct = build(&d.trees[0], &d, 3);
-        assert_eq!(direct.entries_of(0)[1] & 0xffff, NO_PROBE as u64, "no probe for leaf 1");
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!((p.more_len, p.always), (2, 1));
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
+        assert_eq!(decode(0x1000_0301), Some(1));
+        assert_eq!(decode(0x1000_0005), None, "bits 0..13 hold 5: the condition fails");
     }
 
     #[test]

@@ -1182,12 +1182,13 @@ fn requires_parts<'a>(deps: &Deps<'a>, leaf: u16) -> Option<Vec<Part<'a>>> {
         isa_runtime::conjuncts(r, &mut terms);
     }
     // Past the shortest form, a variable-length instruction's conditions
-    // read bits that its length keeps or clears: left to the engine.
-    let own = if l.length.is_some() { mask_of(0, l.min_bits) } else { !0 };
+    // read bits that its length keeps or clears: the engine reads every
+    // part on the instruction's own bits, zeros past a short one's end, as
+    // the reference decoder evaluates the condition.
     for (i, t) in terms.into_iter().enumerate() {
         parts.push(Part {
             key: format!("leaf {leaf} requires {i}"),
-            deps: Some(deps.expr(&path, t)?).filter(|d| d & !own == 0)?,
+            deps: deps.expr(&path, t)?,
             holds: Box::new(move |b| isa.condition_holds(leaf, t, b, gen_)),
             forms: 0,
             site: None,
