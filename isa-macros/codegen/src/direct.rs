@@ -298,7 +298,10 @@ impl<'a> Builder<'a> {
         // word it refuses is left to the general tables, which try the
         // next candidate.
         if past != 0 {
-            let runs = runs_of(past);
+            let runs: Runs = crate::dispatch::runs(past as isa_runtime::Bits)
+                .iter()
+                .map(|r| (r.lo as u32, r.width as u32))
+                .collect();
             let width: u32 = runs.iter().map(|r| r.1).sum();
             if width > MorePart::MAX_BITS {
                 return None;
@@ -628,32 +631,10 @@ fn first_word(width: u32) -> u64 {
     if width < 6 { (1u64 << (1 << width)) - 1 } else { !0 }
 }
 
-/// The runs of set bits of `mask` as `(lo, width)`, most significant first
-/// (as [`gather`] reads them).
-fn runs_of(mut mask: u64) -> Vec<(u32, u32)> {
-    let mut runs = Vec::new();
-    while mask != 0 {
-        let top = 63 - mask.leading_zeros();
-        let width = (!(mask << (63 - top))).leading_zeros();
-        runs.push((top + 1 - width, width));
-        mask &= !(u64::MAX >> (64 - width) << (top + 1 - width));
-    }
-    runs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use isa_runtime::{Inst, NO_FIELD, Node};
-
-    #[test]
-    fn a_masks_runs_are_its_set_bits_highest_first() {
-        assert_eq!(runs_of(0), vec![]);
-        assert_eq!(runs_of(0xff00_0000_0000), vec![(40, 8)]);
-        assert_eq!(runs_of(0x8000_0000_0000_0001), vec![(63, 1), (0, 1)]);
-        assert_eq!(runs_of(u64::MAX), vec![(0, 64)]);
-        assert_eq!(runs_of(0b1101_1000_0000_0000_0000_0000_0000_0000_0000), vec![(34, 2), (31, 2)]);
-    }
 
     const F: u8 = Key::FAILS;
     const I: u8 = Key::INVALID;

@@ -1147,7 +1147,7 @@ fn fixed_length(bits: u32) -> Length {
 }
 
 /// The runs of set bits of `m`, highest first (the order `extract` reads).
-fn runs(m: Bits) -> Vec<Range> {
+pub(crate) fn runs(m: Bits) -> Vec<Range> {
     let mut out = Vec::new();
     let mut lo = 0;
     while lo < 128 {
