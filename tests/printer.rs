@@ -63,3 +63,30 @@ fn a_register_beside_a_literal_is_remembered_whatever_the_literal() {
     assert_eq!(out, "s_add_u32 s0, s1, 0x54321");
     assert_eq!(printer.hits() - before, 2, "s0 and s1 found; the new literal printed");
 }
+
+/// An operand the printer cannot remember but whose form is text and bit
+/// fields of its own word (a DS offset: `offset:N`, or nothing for 0) is
+/// printed from the form's pieces, and prints what the tables print for
+/// every value of the word.
+#[test]
+fn an_operand_form_of_text_and_bit_fields_prints_from_its_pieces() {
+    let isa = isa_specs::target("gcn").expect("the GCN target");
+    let g = isa.gen_by_name("gfx8").expect("gfx8");
+    let mut printer = isa.printer(g, PrintOpts::default());
+    let (mut want, mut got) = (String::new(), String::new());
+    for text in ["ds_write_b32 v1, v2 offset:4", "ds_read2_b32 v[2:3], v1 offset0:1 offset1:2"] {
+        let base = isa.parse(text, g).expect("assembles");
+        // The offsets are the word's low 16 bits in both encodings.
+        for offset in 0..1u128 << 16 {
+            let inst = isa.decode(base.bits & !0xffff | offset, g).expect("every offset decodes");
+            want.clear();
+            got.clear();
+            isa.print_with(&inst, g, PrintOpts::default(), &mut want);
+            printer.print_to(&inst, &mut got);
+            assert_eq!(got, want, "{text} with offset bits {offset:#x}");
+        }
+    }
+    // The 16-bit offset's 65,535 non-zero texts do not fit the printer's
+    // memory; the two 8-bit ones do, once each.
+    assert!(printer.forms_printed() > 60_000, "{} printed from pieces", printer.forms_printed());
+}

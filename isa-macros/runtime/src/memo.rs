@@ -18,6 +18,7 @@
 use crate::Isa;
 use crate::bits::Bits;
 use crate::padded::Text;
+use crate::print_plan::NestedPlans;
 use crate::tables::{Tok, Ty};
 
 /// Parameters a remembered operand's group may have.
@@ -134,6 +135,10 @@ pub(crate) struct Memo {
     /// By group, for groups at most [`MAX_INDEXED`] bits wide: by operand
     /// word, the parameters its text may read (bit `i` for parameter `i`).
     reads: Vec<Table>,
+    /// The operand forms printed from their pieces rather than remembered
+    /// (see [`NestedPlans`]): what the slots cannot hold, such as a DS
+    /// instruction's 16-bit offset, costs little to print again.
+    pub forms: NestedPlans,
     /// Texts found.
     pub hits: u64,
 }
@@ -148,13 +153,15 @@ impl Memo {
             slots: Box::default(),
             fixed: fixed_texts(isa),
             reads: vec![Table::Unseen; isa.groups.len()],
+            forms: NestedPlans::new(isa),
             hits: 0,
         }
     }
 
     #[cfg(test)]
     fn with_fixed(fixed: Box<[bool]>, dense_bits: Box<[u8]>) -> Memo {
-        Memo { dense: Dense::default(), dense_bits, slots: Box::default(), fixed, reads: Vec::new(), hits: 0 }
+        let forms = NestedPlans { by_leaf: Vec::new(), printed: 0 };
+        Memo { dense: Dense::default(), dense_bits, slots: Box::default(), fixed, reads: Vec::new(), forms, hits: 0 }
     }
 
     /// The parameters (bit `i` for parameter `i`) the text of an operand of

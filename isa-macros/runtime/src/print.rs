@@ -200,6 +200,12 @@ impl Isa {
         line: &mut Line<'_>,
     ) {
         let start = out.len();
+        if self.print_simple(env, (group, at), out, line) {
+            if let (Some(key), Some(memo)) = (key, &mut line.memo) {
+                memo.put(key, &out[start..]);
+            }
+            return;
+        }
         // Its parameters, for every read while it is printed.
         let outer = env.given;
         env.given = self.given(env, &path[..=depth], via, args);
@@ -213,6 +219,42 @@ impl Isa {
             out.push('?');
         }
         env.given = outer;
+    }
+
+    /// Prints the operand of `group` sitting at `at` from its form's pieces
+    /// when the form is one they print whole (see [`NestedPlans`]): the
+    /// form is the first candidate for the word that matches it, and the
+    /// group has no parameters, so the word alone chooses and prints it.
+    /// False, having printed nothing, when the tables must (a candidate
+    /// before it with conditions, or a form of another kind).
+    fn print_simple(&self, env: &Env<'_>, (group, at): (u16, At), out: &mut String, line: &mut Line<'_>) -> bool {
+        let (Some(memo), Some(d)) = (line.memo.as_deref_mut(), self.dispatch) else { return false };
+        let g = &self.groups[group as usize];
+        if !g.params.is_empty() {
+            return false;
+        }
+        let word = place(at).word(env.bits, g.bits);
+        let mut form = None;
+        for &l in d.candidates(group, word) {
+            let leaf = &self.leaves[l as usize];
+            if !leaf.exists_in(env.gen_) || word & leaf.mask != leaf.value {
+                continue;
+            }
+            if !leaf.requires.is_empty() {
+                return false;
+            }
+            form = Some(l);
+            break;
+        }
+        let Some(pieces) = form.and_then(|l| memo.forms.get(self, l, env.gen_, line.syntax)) else { return false };
+        for piece in pieces {
+            out.push_str(piece.text);
+            if let &Then::Scalar { ranges, signed, ty, width } = &piece.then {
+                format_value(self, ty, bits_value(word, ranges, signed), width, out);
+            }
+        }
+        memo.forms.printed += 1;
+        true
     }
 
     /// The parameters field `via` of the leaf at the end of `parent` passes
@@ -442,6 +484,12 @@ impl Printer<'_> {
     /// How many operand texts came from memory rather than being printed.
     pub fn hits(&self) -> u64 {
         self.memo.hits
+    }
+
+    /// How many operands not in memory were printed from their form's
+    /// resolved pieces rather than from the tables.
+    pub fn forms_printed(&self) -> u64 {
+        self.memo.forms.printed
     }
 }
 

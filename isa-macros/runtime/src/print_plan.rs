@@ -133,6 +133,50 @@ impl PrintPlans {
     }
 }
 
+/// The printed forms of operand groups that need neither the tables nor
+/// their parameters: by form (a leaf of a group), its pieces once resolved,
+/// or `None` inside when it is not such a form.
+///
+/// An operand whose text the printer cannot remember (a DS instruction's
+/// 16-bit offset, random on a stream, misses the slots) was printed from
+/// the tables: the form chosen by evaluating the candidates' conditions,
+/// its case selected, each field read through the scope chain, some 2,800
+/// machine instructions. A form of a group without parameters whose
+/// conditions are none, whose case does not depend on its bits and whose
+/// display is text and bit fields (`{? }offset:{N}`) prints from its
+/// pieces, reading the fields from the operand's own word.
+pub(crate) struct NestedPlans {
+    pub(crate) by_leaf: Vec<Option<Option<Box<[Piece]>>>>,
+    /// Operands printed from the pieces.
+    pub printed: u64,
+}
+
+impl NestedPlans {
+    pub fn new(isa: &Isa) -> NestedPlans {
+        NestedPlans { by_leaf: vec![None; isa.leaves.len()], printed: 0 }
+    }
+
+    /// The pieces form `leaf` prints in generation `gen_` and syntax
+    /// `syntax`, if it is a form they print whole (see [`NestedPlans`]).
+    pub fn get(&mut self, isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<&[Piece]> {
+        self.by_leaf.get_mut(leaf as usize)?.get_or_insert_with(|| simple_form(isa, leaf, gen_, syntax)).as_deref()
+    }
+}
+
+/// The pieces of form `leaf` when they print it whole from its own word:
+/// no condition to choose it by, a case that does not depend on its bits,
+/// and only text and bit fields to print (a field of a parameter, an
+/// operand, a computed value or a padded column leave it to the tables).
+fn simple_form(isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<Box<[Piece]>> {
+    let l = isa.leaves.get(leaf as usize)?;
+    if !l.requires.is_empty() || l.length.is_some() {
+        return None;
+    }
+    let case = fixed_case(isa, leaf, gen_, syntax)?;
+    let pieces = pieces(isa, l.name_in(syntax), l.cases.get(case as usize)?, syntax);
+    pieces.iter().all(|p| matches!(p.then, Then::Nothing | Then::Scalar { .. })).then_some(pieces)
+}
+
 /// The case [`Isa::select_case`] picks for instruction `leaf` in
 /// generation `gen_` and syntax `syntax` whatever its bits: the first that
 /// applies whose condition reads no field (nor parameter) and holds, if no
