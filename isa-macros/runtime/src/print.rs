@@ -237,7 +237,15 @@ impl Isa {
         let mut form = None;
         for &l in d.candidates(group, word) {
             let leaf = &self.leaves[l as usize];
-            if !leaf.exists_in(env.gen_) || word & leaf.mask != leaf.value {
+            if !leaf.exists_in(env.gen_) {
+                continue;
+            }
+            // A form of its own length reads its identifying bits on its
+            // own bits only (see `Isa::masked_to_length`): the tables judge.
+            if leaf.length.is_some() {
+                return false;
+            }
+            if word & leaf.mask != leaf.value {
                 continue;
             }
             if !leaf.requires.is_empty() {
