@@ -42,7 +42,7 @@ pub fn read_line_into(line: &str, format: Format, out: &mut Vec<u8>) -> Result<(
 }
 
 /// The bytes of a line not yet checked to be text (its line end removed),
-/// into `out`, when it is spelled the usual way (see [`read_plain`]) and
+/// into `out`, when it is spelled the usual way (see `read_plain`) and
 /// holds no control character but the tab; else false, and the line is to
 /// be checked and read by [`read_line_into`], which words any error. Such a
 /// line is printable ASCII, so a batch need not check it first.

@@ -53,7 +53,7 @@ pub fn gcn_compute() -> Result<String, DriverError> {
 }
 
 /// ir3 (a6xx) vertex shader of Mesa's ir3 notes: the dot product of
-/// IN[0].xyz and IN[1].xyz in every component of OUT[0].
+/// `IN[0].xyz` and `IN[1].xyz` in every component of `OUT[0]`.
 pub fn ir3_dp3() -> Result<String, DriverError> {
     use isa_specs::ir3::build::{A6xx, Full, Shader};
     let mut b = Shader::<A6xx>::new();

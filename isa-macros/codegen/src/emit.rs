@@ -4,8 +4,8 @@
 //! Leaves of one format repeat the same field lists, templates and
 //! expressions thousands of times. Written out inline, GCN's tables were 19 MB
 //! of Rust that took rustc most of a minute to type-check; so every slice of
-//! a type that names itself ([`Emit::ty`]) is written once, as a `static` of
-//! its own, and referred to wherever it recurs (see [`Interner`]).
+//! a type that names itself (`Emit::ty`) is written once, as a `static` of
+//! its own, and referred to wherever it recurs (see `Interner`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

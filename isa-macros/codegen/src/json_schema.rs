@@ -8,7 +8,7 @@
 //! loader accepts (renames, kebab-case and all) and cannot drift from it.
 //!
 //! Types with a hand-written `Deserialize` (an expression, a bit range, ...)
-//! cannot be traced; each has an entry in [`custom`] saying what YAML it takes.
+//! cannot be traced; each has an entry in `custom` saying what YAML it takes.
 //! Tracing a type missing from that list is an error, so a new one cannot be
 //! forgotten.
 

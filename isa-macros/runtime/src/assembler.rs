@@ -208,7 +208,7 @@ impl Assembler<'_> {
     }
 
     /// How many of those were read by operand texts remembered from lines
-    /// before (see [`crate::recall`]).
+    /// before (see `crate::recall`).
     pub fn recalled_lines(&self) -> u64 {
         self.recalled
     }

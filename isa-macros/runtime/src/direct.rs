@@ -185,7 +185,7 @@ impl Key {
         unsafe { self.verdict_in::<false>(verdicts, word) }
     }
 
-    /// [`Key::verdict`], unchecked when `TRUSTED`.
+    /// `Key::verdict`, unchecked when `TRUSTED`.
     ///
     /// # Safety
     /// When `TRUSTED`, `at + mask` must lie within `verdicts` (what
@@ -244,7 +244,7 @@ impl Ask {
         unsafe { self.holds_in::<false>(bitmaps, cuts, word) }
     }
 
-    /// [`Ask::holds`], unchecked when `TRUSTED`.
+    /// `Ask::holds`, unchecked when `TRUSTED`.
     ///
     /// # Safety
     /// When `TRUSTED`, its parts' bitmaps must lie within `bitmaps` and
@@ -333,7 +333,7 @@ impl Part {
         16 - (self.mask | self.mask2).leading_zeros()
     }
 
-    /// [`Part::holds`], unchecked when `TRUSTED`.
+    /// `Part::holds`, unchecked when `TRUSTED`.
     ///
     /// # Safety
     /// When `TRUSTED`, its bitmap must lie within `bitmaps`.
@@ -475,7 +475,7 @@ impl MorePart {
         unsafe { self.holds_in::<false>(bitmaps, word) }
     }
 
-    /// [`MorePart::holds`], unchecked when `TRUSTED`.
+    /// `MorePart::holds`, unchecked when `TRUSTED`.
     ///
     /// # Safety
     /// When `TRUSTED`, its bitmap must lie within `bitmaps`, and its index

@@ -138,7 +138,7 @@ impl Isa {
 /// targets come near (only forms that may ignore a bit are visited).
 const WALK_BUDGET: u32 = 4096;
 
-/// The bounds [`ignorable_at`] found for operand forms, by all they depend
+/// The bounds `ignorable_at` found for operand forms, by all they depend
 /// on: the form, where it sits in the instruction word, the generation, and
 /// the parameters its field passes (each evaluated on no bits, and whether
 /// that read any). A form's conditions see nothing else of the

@@ -222,7 +222,7 @@ impl Isa {
     }
 
     /// Prints the operand of `group` sitting at `at` from its form's pieces
-    /// when the form is one they print whole (see [`NestedPlans`]): the
+    /// when the form is one they print whole (see [`crate::print_plan::NestedPlans`]): the
     /// form is the first candidate for the word that matches it, and the
     /// group has no parameters, so the word alone chooses and prints it.
     /// False, having printed nothing, when the tables must (a candidate

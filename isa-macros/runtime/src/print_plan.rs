@@ -7,7 +7,7 @@
 //! which tokens are text, which fields are bit ranges, which parameters are
 //! constants or plain bit fields. A printer resolves a case the first time
 //! it prints it into a list of [`Piece`]s, and prints from that after;
-//! whatever the list does not cover it leaves to the tables ([`Piece::Field`]),
+//! whatever the list does not cover it leaves to the tables ([`Then::Field`]),
 //! so the text is the same either way.
 
 use crate::memo::MAX_PARAMS;
