@@ -160,7 +160,7 @@ impl Memo {
 
     #[cfg(test)]
     fn with_fixed(fixed: Box<[bool]>, dense_bits: Box<[u8]>) -> Memo {
-        let forms = NestedPlans { by_leaf: Vec::new(), printed: 0 };
+        let forms = NestedPlans::default();
         Memo { dense: Dense::default(), dense_bits, slots: Box::default(), fixed, reads: Vec::new(), forms, hits: 0 }
     }
 

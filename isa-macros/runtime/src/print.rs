@@ -222,11 +222,12 @@ impl Isa {
     }
 
     /// Prints the operand of `group` sitting at `at` from its form's pieces
-    /// when the form is one they print whole (see [`crate::print_plan::NestedPlans`]): the
-    /// form is the first candidate for the word that matches it, and the
-    /// group has no parameters, so the word alone chooses and prints it.
-    /// False, having printed nothing, when the tables must (a candidate
-    /// before it with conditions, or a form of another kind).
+    /// when they print it whole (see [`crate::print_plan::NestedPlans`]):
+    /// the form is the first candidate for the word that matches it, and
+    /// the group has no parameters, so the word alone chooses and prints
+    /// it. False, having printed nothing, when the tables must (a candidate
+    /// up to it with conditions or a length of its own, or a form of
+    /// another kind).
     fn print_simple(&self, env: &Env<'_>, (group, at): (u16, At), out: &mut String, line: &mut Line<'_>) -> bool {
         let (Some(memo), Some(d)) = (line.memo.as_deref_mut(), self.dispatch) else { return false };
         let g = &self.groups[group as usize];

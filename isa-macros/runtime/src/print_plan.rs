@@ -145,8 +145,9 @@ impl PrintPlans {
 /// conditions are none, whose case does not depend on its bits and whose
 /// display is text and bit fields (`{? }offset:{N}`) prints from its
 /// pieces, reading the fields from the operand's own word.
+#[derive(Default)]
 pub(crate) struct NestedPlans {
-    pub(crate) by_leaf: Vec<Option<Option<Box<[Piece]>>>>,
+    by_leaf: Vec<Option<Option<Box<[Piece]>>>>,
     /// Operands printed from the pieces.
     pub printed: u64,
 }
@@ -157,21 +158,19 @@ impl NestedPlans {
     }
 
     /// The pieces form `leaf` prints in generation `gen_` and syntax
-    /// `syntax`, if it is a form they print whole (see [`NestedPlans`]).
+    /// `syntax`, if they print it whole (see [`NestedPlans`]); the caller
+    /// has chosen the form, which has no conditions nor length of its own.
     pub fn get(&mut self, isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<&[Piece]> {
         self.by_leaf.get_mut(leaf as usize)?.get_or_insert_with(|| simple_form(isa, leaf, gen_, syntax)).as_deref()
     }
 }
 
 /// The pieces of form `leaf` when they print it whole from its own word:
-/// no condition to choose it by, a case that does not depend on its bits,
-/// and only text and bit fields to print (a field of a parameter, an
-/// operand, a computed value or a padded column leave it to the tables).
+/// a case that does not depend on its bits, and only text and bit fields to
+/// print (a field of a parameter, an operand, a computed value or a padded
+/// column leave it to the tables).
 fn simple_form(isa: &Isa, leaf: u16, gen_: u32, syntax: u16) -> Option<Box<[Piece]>> {
     let l = isa.leaves.get(leaf as usize)?;
-    if !l.requires.is_empty() || l.length.is_some() {
-        return None;
-    }
     let case = fixed_case(isa, leaf, gen_, syntax)?;
     let pieces = pieces(isa, l.name_in(syntax), l.cases.get(case as usize)?, syntax);
     pieces.iter().all(|p| matches!(p.then, Then::Nothing | Then::Scalar { .. })).then_some(pieces)
