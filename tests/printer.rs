@@ -64,6 +64,54 @@ fn a_register_beside_a_literal_is_remembered_whatever_the_literal() {
     assert_eq!(printer.hits() - before, 2, "s0 and s1 found; the new literal printed");
 }
 
+/// An operand printed from the tables because its text reads a parameter
+/// too wide to remember (a literal dword) has its form searched for from
+/// where the search for the same word and parameters ended before; it
+/// prints what the tables print, whichever operand widths and precisions
+/// (the parameters that turned the other candidates down) come in turn.
+#[test]
+fn a_literal_prints_the_same_when_its_form_search_resumes() {
+    let isa = isa_specs::target("gcn").expect("the GCN target");
+    let g = isa.gen_by_name("gfx8").expect("gfx8");
+    let mut printer = isa.printer(g, PrintOpts::default());
+    // A 32-bit, a 16-bit and a 64-bit operand's literal, a scalar
+    // instruction's, and one in the second source.
+    let bases: Vec<_> = [
+        "v_add_f32_e32 v1, 0x12345678, v2",
+        "v_add_f16_e32 v1, 0x6eb7, v2",
+        "v_cvt_f32_f64_e32 v2, 0x4a7b25ed",
+        "s_mov_b64 flat_scratch, 0x3d4cdc64",
+        "s_add_u32 s1, 4.0, 0x7441c854",
+    ]
+    .iter()
+    .map(|text| (text, isa.parse(text, g).expect("assembles")))
+    .collect();
+    // The inline constants' values and their neighbours (whose literals do
+    // not decode, or print as something else), then random ones.
+    let mut values: Vec<u128> = (0..80).chain(0xffff_ffe0..=0xffff_ffff).chain(0xffe0..0x10000).collect();
+    for v in [0x3f00_0000u128, 0xbf00_0000, 0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000, 0x4080_0000] {
+        values.extend([v - 1, v, v + 1]);
+    }
+    values.extend([0x3e22_f983, 0x3800, 0xb800, 0x3c00, 0x3118, 0x4400, 0xc400]);
+    let mut rng = TestRng::new(9);
+    values.extend((0..20_000).map(|_| rng.next_u64() as u128 & 0xffff_ffff));
+    let (mut want, mut got, mut decoded) = (String::new(), String::new(), 0);
+    for &v in &values {
+        for (text, base) in &bases {
+            let Ok(inst) = isa.decode(base.bits & !(0xffff_ffff << 32) | v << 32, g) else { continue };
+            decoded += 1;
+            want.clear();
+            got.clear();
+            isa.print_with(&inst, g, PrintOpts::default(), &mut want);
+            printer.print_to(&inst, &mut got);
+            assert_eq!(got, want, "{text} with literal {v:#x}");
+        }
+    }
+    assert!(decoded > 90_000, "{decoded} decoded");
+    let resumed = printer.form_searches_resumed();
+    assert!(resumed > 90_000, "{resumed} form searches resumed");
+}
+
 /// An operand the printer cannot remember but whose form is text and bit
 /// fields of its own word (a DS offset: `offset:N`, or nothing for 0) is
 /// printed from the form's pieces, and prints what the tables print for

@@ -201,41 +201,83 @@ impl Isa {
         track: bool,
         until: Option<u16>,
     ) -> Option<u16> {
-        let g = &self.groups[group as usize];
-        let word = place.word(env.bits, g.bits);
+        let word = place.word(env.bits, self.groups[group as usize].bits);
         for &l in leaves {
-            let leaf = &self.leaves[l as usize];
-            if !leaf.exists_in(env.gen_) {
-                continue;
-            }
-            if track {
-                env.read |= place.in_word(leaf.mask & mask_of(0, g.bits));
-            }
-            let own = self.masked_to_length(leaf, l, word, env.gen_);
-            if Some(l) == until {
-                return (own & leaf.mask == leaf.value).then_some(l);
-            }
-            if own & leaf.mask != leaf.value {
-                continue;
-            }
-            path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place };
-            // An instruction's conditions read its own bits: past its length
-            // they belong to the next instruction, and read as zero.
-            let all = env.bits;
-            if depth == 0 && own != word {
-                env.bits = own;
-            }
-            let held = if track {
-                leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0)
-            } else {
-                requires_hold(env, &path[..=depth], leaf)
-            };
-            env.bits = all;
-            if held {
-                return Some(l);
+            match self.judge_form(env, path, (depth, group, place), word, l, track, until) {
+                Judged::Takes => return Some(l),
+                Judged::Ends => return None,
+                Judged::Passes => {}
             }
         }
         None
+    }
+
+    /// [`Isa::first_form`] from `leaves[from]` on, not tracking the bits
+    /// read, for a printer (see [`crate::form_starts`]): the index of the
+    /// form taken, and the parameters of `env.given` read while turning
+    /// down those before it.
+    pub(crate) fn first_form_from(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step],
+        (depth, group, place): (usize, u16, Step),
+        leaves: &[u16],
+        from: usize,
+    ) -> Option<(usize, u8)> {
+        let word = place.word(env.bits, self.groups[group as usize].bits);
+        let mut read = 0;
+        for (i, &l) in leaves.iter().enumerate().skip(from) {
+            env.given.read = 0;
+            if let Judged::Takes = self.judge_form(env, path, (depth, group, place), word, l, false, None) {
+                return Some((i, read));
+            }
+            read |= env.given.read;
+        }
+        None
+    }
+
+    /// Whether candidate `l` holds `word` at `(depth, group, place)` (see
+    /// [`Isa::first_form`]), setting `path[depth]` to it when its bits
+    /// match.
+    #[allow(clippy::too_many_arguments)]
+    fn judge_form(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step],
+        (depth, group, place): (usize, u16, Step),
+        word: Bits,
+        l: u16,
+        track: bool,
+        until: Option<u16>,
+    ) -> Judged {
+        let leaf = &self.leaves[l as usize];
+        if !leaf.exists_in(env.gen_) {
+            return Judged::Passes;
+        }
+        if track {
+            env.read |= place.in_word(leaf.mask & mask_of(0, self.groups[group as usize].bits));
+        }
+        let own = self.masked_to_length(leaf, l, word, env.gen_);
+        if Some(l) == until {
+            return if own & leaf.mask == leaf.value { Judged::Takes } else { Judged::Ends };
+        }
+        if own & leaf.mask != leaf.value {
+            return Judged::Passes;
+        }
+        path[depth] = Step { leaf: l, case: (leaf.cases.len() - 1) as u16, ..place };
+        // An instruction's conditions read its own bits: past its length
+        // they belong to the next instruction, and read as zero.
+        let all = env.bits;
+        if depth == 0 && own != word {
+            env.bits = own;
+        }
+        let held = if track {
+            leaf.requires.iter().all(|r| env.eval(&path[..=depth], r) != 0)
+        } else {
+            requires_hold(env, &path[..=depth], leaf)
+        };
+        env.bits = all;
+        if held { Judged::Takes } else { Judged::Passes }
     }
 
     /// The instruction at the start of `bits`: the encoding the decoder picks,
@@ -512,6 +554,16 @@ impl Isa {
         path[0].case = self.select_case(&mut env, &mut path, 0, 0);
         leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
     }
+}
+
+/// What [`Isa::judge_form`] says of a candidate form.
+enum Judged {
+    /// It holds the word: the search ends with it.
+    Takes,
+    /// It does not: the search goes on.
+    Passes,
+    /// The search ends with no form.
+    Ends,
 }
 
 /// Whether `leaf`'s `requires` hold at the end of `path`, its conjuncts that

@@ -36,6 +36,10 @@ pub(crate) struct Given {
     pub depth: u8,
     /// Parameter `i`'s value, for `i` below [`Given::MAX`].
     pub values: [i64; Given::MAX],
+    /// The parameters read from `values` (bit `i` for parameter `i`) since
+    /// whoever set them last cleared this: what a printer's choice of form
+    /// depended on (see [`crate::form_starts`]).
+    pub read: u8,
 }
 
 impl Given {
@@ -44,7 +48,7 @@ impl Given {
     pub const MAX: usize = crate::memo::MAX_PARAMS;
 
     /// Nothing known.
-    pub const NONE: Given = Given { depth: u8::MAX, values: [0; Given::MAX] };
+    pub const NONE: Given = Given { depth: u8::MAX, values: [0; Given::MAX], read: 0 };
 }
 
 /// Whether `m` is a run of low ones (`0xffff`): `F & m` is F's low bits.
@@ -101,6 +105,7 @@ impl Env<'_> {
         if n - 1 == self.given.depth as usize
             && let Some(&v) = self.given.values.get(p as usize)
         {
+            self.given.read |= 1 << p;
             return v;
         }
         let step = path[n - 1];

@@ -19,6 +19,7 @@ mod encode;
 mod error;
 mod eval;
 mod float;
+mod form_starts;
 mod forms;
 mod ignorable;
 mod int_expr;

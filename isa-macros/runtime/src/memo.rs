@@ -17,6 +17,7 @@
 
 use crate::Isa;
 use crate::bits::Bits;
+use crate::form_starts::FormStarts;
 use crate::padded::Text;
 use crate::print_plan::NestedPlans;
 use crate::tables::{Tok, Ty};
@@ -139,6 +140,9 @@ pub(crate) struct Memo {
     /// (see [`NestedPlans`]): what the slots cannot hold, such as a DS
     /// instruction's 16-bit offset, costs little to print again.
     pub forms: NestedPlans,
+    /// Where the search for the form of an operand printed from the tables
+    /// starts (see [`crate::form_starts`]).
+    pub starts: FormStarts,
     /// Texts found.
     pub hits: u64,
 }
@@ -154,6 +158,7 @@ impl Memo {
             fixed: fixed_texts(isa),
             reads: vec![Table::Unseen; isa.groups.len()],
             forms: NestedPlans::new(isa),
+            starts: FormStarts::default(),
             hits: 0,
         }
     }
@@ -161,7 +166,16 @@ impl Memo {
     #[cfg(test)]
     fn with_fixed(fixed: Box<[bool]>, dense_bits: Box<[u8]>) -> Memo {
         let forms = NestedPlans::default();
-        Memo { dense: Dense::default(), dense_bits, slots: Box::default(), fixed, reads: Vec::new(), forms, hits: 0 }
+        Memo {
+            dense: Dense::default(),
+            dense_bits,
+            slots: Box::default(),
+            fixed,
+            reads: Vec::new(),
+            forms,
+            starts: FormStarts::default(),
+            hits: 0,
+        }
     }
 
     /// The parameters (bit `i` for parameter `i`) the text of an operand of

@@ -5,6 +5,7 @@ use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
 use crate::digits::{push_dec, push_hex, push_hexlit, push_signed};
 use crate::eval::{Env, Given, Step};
+use crate::form_starts::Start;
 use crate::memo::{Key, MAX_PARAMS, Memo};
 use crate::padded::Text;
 use crate::print_plan::{Arg, Operand, PrintPlans, Then, bits_value};
@@ -209,7 +210,11 @@ impl Isa {
         // Its parameters, for every read while it is printed.
         let outer = env.given;
         env.given = self.given(env, &path[..=depth], via, args);
-        if self.pick_leaf(env, &mut path[..], depth + 1, group, at, via).is_some() {
+        let picked = match line.memo.as_deref_mut() {
+            Some(memo) => self.pick_form(env, path, depth + 1, (group, at, via), memo),
+            None => self.pick_leaf(env, &mut path[..], depth + 1, group, at, via),
+        };
+        if picked.is_some() {
             self.print_leaf(env, path, depth + 1, out, line);
             if let (Some(key), Some(memo)) = (key, &mut line.memo) {
                 memo.put(key, &out[start..]);
@@ -219,6 +224,38 @@ impl Isa {
             out.push('?');
         }
         env.given = outer;
+    }
+
+    /// [`Isa::pick_leaf`] for a printer that remembers: the search for the
+    /// form of `group` sitting at `at` starts past the candidates it turned
+    /// down before for the same word and parameters (see
+    /// [`crate::form_starts`]). The parameters are those [`Isa::given`] set
+    /// for `depth`; without them (more than a [`Given`] holds) the search
+    /// starts at the first candidate, as [`Isa::pick_leaf`]'s does.
+    fn pick_form(
+        &self,
+        env: &mut Env<'_>,
+        path: &mut [Step; MAX_DEPTH],
+        depth: usize,
+        (group, at, via): (u16, At, u16),
+        memo: &mut Memo,
+    ) -> Option<u16> {
+        let Some(d) = self.dispatch.filter(|_| env.given.depth as usize == depth) else {
+            return self.pick_leaf(env, &mut path[..], depth, group, at, via);
+        };
+        let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
+        let word = place.word(env.bits, self.groups[group as usize].bits);
+        let leaves = d.candidates(group, word);
+        let start = memo.starts.start(group, word, &env.given);
+        let (taken, read) =
+            self.first_form_from(env, &mut path[..], (depth, group, place), leaves, start.from as usize)?;
+        if start.from > 0 {
+            memo.starts.skipped += 1;
+        }
+        if taken > start.from as usize {
+            memo.starts.learn(group, word, Start::new(start.read | read, &env.given, taken as u16));
+        }
+        leaves.get(taken).copied()
     }
 
     /// Prints the operand of `group` sitting at `at` from its form's pieces
@@ -280,7 +317,7 @@ impl Isa {
         for (i, &e) in params.iter().enumerate() {
             args.get(i, || env.eval(parent, e));
         }
-        Given { depth: parent.len() as u8, values: args.values }
+        Given { depth: parent.len() as u8, values: args.values, read: 0 }
     }
 
     /// The assembly text of `inst`.
@@ -499,6 +536,14 @@ impl Printer<'_> {
     /// resolved pieces rather than from the tables.
     pub fn forms_printed(&self) -> u64 {
         self.memo.forms.printed
+    }
+
+    /// How many operands printed from the tables had the search for their
+    /// form start past candidates turned down before for the same word
+    /// and parameters: those whose text reads a parameter too wide to
+    /// remember (a literal dword).
+    pub fn form_searches_resumed(&self) -> u64 {
+        self.memo.starts.skipped
     }
 }
 
