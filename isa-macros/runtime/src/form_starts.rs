@@ -74,9 +74,12 @@ impl FormStarts {
     /// is 16-bit: three combinations in practice).
     const WAYS: usize = 4;
 
-    /// Groups and words remembered at most: a few hundred KiB, whatever
-    /// the input (past it, searches start at the first candidate).
-    const CAPACITY: usize = 1 << 13;
+    /// Groups and words remembered at most, whatever the input (past it,
+    /// searches start at the first candidate): seven eighths of 4,096, so
+    /// that the table never grows past 4,096 slots of 288 bytes, 1.2 MiB.
+    /// The words that come here are few (operands with a parameter too
+    /// wide to remember: GCN's literal marker, one word per group).
+    const CAPACITY: usize = 4096 / 8 * 7;
 
     /// Where the search for the form of `group` holding `word` starts, for
     /// parameters `given`, and what turning down the candidates before it
@@ -148,11 +151,14 @@ mod tests {
 
     #[test]
     fn memory_stays_bounded() {
+        // The slot size the capacity's comment counts on, at most.
+        assert!(std::mem::size_of::<((u16, Bits), [Option<Start>; FormStarts::WAYS])>() <= 288);
         let mut s = FormStarts::default();
         for w in 0..FormStarts::CAPACITY as Bits + 100 {
             s.learn(0, w, Start::new(0, &given(&[]), 1));
         }
         assert_eq!(s.by_word.len(), FormStarts::CAPACITY);
+        assert!(s.by_word.capacity() <= 4096 / 8 * 7, "{} slots' worth", s.by_word.capacity());
         assert_eq!(s.start(0, FormStarts::CAPACITY as Bits + 50, &given(&[])).from, 0);
     }
 }
