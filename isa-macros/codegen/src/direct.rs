@@ -446,7 +446,8 @@ impl<'a> Builder<'a> {
                         return None;
                     }
                     let answers = *self.d.bitmaps.get(s.bitmap as usize)? & (!0u64 >> (64 - n));
-                    let cuts = intern(&mut self.cuts, &mut self.cuts_at, starts);
+                    let buckets = isa_runtime::cut_buckets(&starts, w);
+                    let cuts = intern(&mut self.cuts, &mut self.cuts_at, [starts, buckets].concat());
                     Ask {
                         any,
                         skip: 0,

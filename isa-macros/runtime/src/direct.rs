@@ -86,7 +86,8 @@ pub struct DirectTables {
     /// The probes' checks of values read through a second table (see
     /// [`Ask`]).
     pub asks: &'static [Ask],
-    /// The cut points of the asks' values, each ask's increasing from 0.
+    /// The cut points of the asks' values, each ask's increasing from 0
+    /// and followed by its buckets (see [`cut_buckets`]).
     pub cuts: &'static [u64],
 }
 
@@ -228,7 +229,7 @@ pub struct Ask {
     pub lo: u8,
     pub width: u8,
     /// Its cut points, at [`DirectTables::cuts`]`[cuts]`: the first of each
-    /// interval, the first 0.
+    /// interval, the first 0; its buckets follow them (see [`cut_buckets`]).
     pub cuts_len: u8,
     pub cuts: u32,
     /// Bit `k`: the value holds in interval `k`.
@@ -236,6 +237,15 @@ pub struct Ask {
 }
 
 impl Ask {
+    /// The words of [`DirectTables::cuts`] it reads from `cuts`: its cut
+    /// points and their buckets, none when it reads no wide value.
+    pub fn cuts_words(&self) -> usize {
+        match self.cuts_len {
+            0 => 0,
+            n => n as usize + bucket_words(self.width as u32),
+        }
+    }
+
     /// Whether the ask holds for `word`: 1 or 0. Most words do not ask (a
     /// literal is the exception), so those return before the intervals.
     #[cfg(test)]
@@ -259,10 +269,17 @@ impl Ask {
             // SAFETY: the caller's.
             return unsafe { self.sub.holds_in::<TRUSTED>(bitmaps, word) };
         }
-        let x = (word >> (self.lo & 63)) & ((1u64 << (self.width & 63)) - 1);
-        // The last cut point at or below `x` (the first is 0), by halves
-        // without a branch on the comparisons (a literal's value is any).
-        let (mut k, mut n) = (0, cuts.len());
+        let width = (self.width & 63) as u32;
+        let x = (word >> (self.lo & 63)) & ((1u64 << width) - 1);
+        // The last cut point at or below `x` (the first is 0): within the
+        // intervals its bucket meets (most buckets lie within one), by
+        // halves without a branch on the comparisons (a literal's value is
+        // any).
+        let n = self.cuts_len as usize;
+        let b = (x >> width.saturating_sub(BUCKET_BITS)) as usize;
+        let e = cuts.get(n + b / 4).copied().unwrap_or(0) >> (16 * (b % 4));
+        let (mut k, last) = ((e & 0xff) as usize, (e >> 8 & 0xff) as usize);
+        let mut n = last.saturating_sub(k) + 1;
         while n > 1 {
             let half = n / 2;
             let c = cuts.get(k + half).copied().unwrap_or(u64::MAX);
@@ -271,6 +288,40 @@ impl Ask {
         }
         (self.answers >> (k & 63)) & 1
     }
+}
+
+/// Bits of an asked wide value that choose its bucket (see [`cut_buckets`]).
+pub const BUCKET_BITS: u32 = 8;
+
+/// Words of the buckets of a wide value of `width` bits: four a word.
+pub const fn bucket_words(width: u32) -> usize {
+    let bits = if width < BUCKET_BITS { width } else { BUCKET_BITS };
+    (1usize << bits).div_ceil(4)
+}
+
+/// The buckets of the intervals `cuts` (increasing from 0) makes of the
+/// values of `width` bits (below 64), laid after the cut points in
+/// [`DirectTables::cuts`]: for each value of the top [`BUCKET_BITS`]
+/// bits, the first and the last interval a value with those bits may lie
+/// in (a byte each, sixteen bits a bucket, four buckets a word).
+///
+/// A GCN literal's 21 cut points (the inline constants among 2^32 values)
+/// were five halvings a word, each a load waiting on the one before; a
+/// literal's bucket lies within one interval unless it holds an inline
+/// constant's neighbourhood (its top byte 0x00, 0x3e to 0x40, 0xbe to 0xc0
+/// or 0xff), and the interval is then one load away.
+pub fn cut_buckets(cuts: &[u64], width: u32) -> Vec<u64> {
+    let bits = width.min(BUCKET_BITS);
+    let shift = width - bits;
+    let interval = |x: u64| cuts.iter().rposition(|&c| c <= x).unwrap_or(0) as u64;
+    let mut words = vec![0u64; bucket_words(width)];
+    for b in 0..1u64 << bits {
+        let first = b << shift;
+        let last = first | ((1u64 << shift) - 1);
+        let bucket = interval(first) | interval(last) << 8;
+        words[(b / 4) as usize] |= bucket << (16 * (b % 4));
+    }
+    words
 }
 
 /// A part of an [`Ask`]: up to two runs of bits of the word, at most
@@ -619,11 +670,21 @@ impl DirectTables {
         let shifted = |m: &MorePart| (64 - MorePart::MAX_BITS as u8..64).contains(&m.shift);
         let more = |m: &MorePart| (m.mask == 0 || shifted(m)) && bitmap(m.bitmap, m.index_bits());
         let part = |p: &Part| bitmap(p.bitmap as u32, p.index_bits());
+        // Each bucket names intervals that exist, the first not past the
+        // last (the search reads cut points by checked loads; a bucket
+        // otherwise would only give a wrong answer).
+        let buckets = |a: &Ask| {
+            let n = a.cuts_len as usize;
+            let words = self.cuts.get(a.cuts as usize + n..a.cuts as usize + a.cuts_words()).unwrap_or(&[]);
+            words.iter().all(|w| (0..4).all(|i| (w >> (16 * i) & 0xff) <= (w >> (16 * i + 8) & 0xff)))
+                && words.iter().all(|w| (0..4).all(|i| (w >> (16 * i + 8) & 0xff) < n as u64))
+        };
         let ask = |a: &Ask| {
             part(&a.any)
                 && part(&a.when)
                 && more(&a.sub)
-                && within(a.cuts as usize, a.cuts_len as usize, self.cuts.len())
+                && within(a.cuts as usize, a.cuts_words(), self.cuts.len())
+                && buckets(a)
         };
         let further = |p: &Probe| {
             within(p.more as usize, p.more_len as usize, self.more.len())
@@ -795,11 +856,26 @@ impl Direct {
                 k += a.skip.max(1) as usize;
                 continue;
             }
-            let cuts = unsafe { slice::<u64, TRUSTED>(self.cuts, a.cuts as usize, a.cuts_len as usize) }?;
+            // Its cut points and buckets and what follows them: the ask
+            // reads only its own (their end is not computed per word).
+            let cuts = unsafe { tail::<u64, TRUSTED>(self.cuts, a.cuts as usize) }?;
             valid &= unsafe { a.holds_in::<TRUSTED>(bm, cuts, own) } != 0;
             k += 1;
         }
         Some(valid)
+    }
+}
+
+/// The elements of `s` from `at`, not checked when `TRUSTED`.
+///
+/// # Safety
+/// When `TRUSTED`, `at` must be at most `s.len()`.
+#[inline(always)]
+unsafe fn tail<T, const TRUSTED: bool>(s: &[T], at: usize) -> Option<&[T]> {
+    match TRUSTED {
+        // SAFETY: the caller's.
+        true => Some(unsafe { s.get_unchecked(at..) }),
+        false => s.get(at..),
     }
 }
 
@@ -991,6 +1067,62 @@ mod tests {
         }
     }
 
+    /// A bucket names the intervals its values may lie in: the value's
+    /// interval, found within them, is the one counted over every cut
+    /// point, for values beside each cut point and across each bucket.
+    #[test]
+    fn a_wide_values_interval_is_found_within_its_bucket() {
+        // A GCN literal's cut points: 0..=64 and -16..=-1, the float
+        // constants and 1/(2*pi), each a one-value interval.
+        let mut points = vec![0u64, 65];
+        for f in [0x3e22_f983u64, 0x3f00_0000, 0x3f80_0000, 0x4000_0000, 0x4080_0000] {
+            for v in [f, f | 0x8000_0000] {
+                points.extend([v, v + 1]);
+            }
+        }
+        points.push(0xffff_fff0);
+        points.sort_unstable();
+        let n = points.len();
+        // The value holds in every other interval, and in the last.
+        let answers = 0x5555_5555_5555_5555 & (!0u64 >> (64 - n)) | 1 << (n - 1);
+        let ask = Ask {
+            any: Part::ALWAYS,
+            skip: 1,
+            when: Part::ALWAYS,
+            sub: MorePart::ALWAYS,
+            lo: 32,
+            width: 32,
+            cuts_len: n as u8,
+            cuts: 0,
+            answers,
+        };
+        let buckets = cut_buckets(&points, 32);
+        assert_eq!(buckets.len(), bucket_words(32));
+        assert_eq!(bucket_words(32), 64);
+        // (first interval, last interval)
+        let bucket = |b: usize| (buckets[b / 4] >> (16 * (b % 4)) & 0xff, buckets[b / 4] >> (16 * (b % 4) + 8) & 0xff);
+        assert_eq!(bucket(0x01), (1, 1), "0x01000000..: within [65, 0x3e22f983)");
+        assert_eq!(bucket(0x00), (0, 1), "0..: the inline integers and past them");
+        assert_eq!(bucket(0xff), (n as u64 - 2, n as u64 - 1), "0xff000000..: up to -16 and past it");
+        let cuts: Vec<u64> = points.iter().copied().chain(buckets.iter().copied()).collect();
+        let counted = |x: u64| answers >> (points.iter().filter(|&&c| c <= x).count() - 1) & 1;
+        let mut values: Vec<u64> = points.iter().flat_map(|&c| [c.wrapping_sub(1), c, c + 1]).collect();
+        values.extend((0..256u64).flat_map(|b| [b << 24, b << 24 | 0xff_ffff, b << 24 | 0x12_3456]));
+        let mut x = 0x9e37_79b9u64;
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(0x5851_f42d_4c95_7f2d).wrapping_add(0x1405_7b7e_f767_814f);
+            values.push(x >> 32);
+        }
+        for v in values.into_iter().map(|v| v & 0xffff_ffff) {
+            assert_eq!(ask.holds(&[!0], &cuts, v << 32), counted(v), "value {v:#x}");
+        }
+        // Narrow values have fewer buckets, one a value.
+        let narrow = cut_buckets(&[0, 3, 5], 3);
+        let pack =
+            |b: [(u64, u64); 4]| b.iter().enumerate().fold(0, |w, (i, &(lo, hi))| w | (lo | hi << 8) << (16 * i));
+        assert_eq!(narrow, vec![pack([(0, 0), (0, 0), (0, 0), (1, 1)]), pack([(1, 1), (2, 2), (2, 2), (2, 2)])]);
+    }
+
     #[test]
     fn an_asked_value_is_judged_by_its_interval_or_its_part() {
         // Bits 0..4 equal to 15 read the value in bits 32..64, which holds
@@ -1007,7 +1139,8 @@ mod tests {
             cuts: 0,
             answers: 0b010,
         };
-        let (bitmaps, cuts) = ([!0, 1 << 15], [0, 65, 0x1000]);
+        let bitmaps = [!0, 1 << 15];
+        let cuts: Vec<u64> = [0, 65, 0x1000].into_iter().chain(cut_buckets(&[0, 65, 0x1000], 32)).collect();
         let word = |low: u64, value: u64| value << 32 | low;
         assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 1)), 0);
         assert_eq!(ask.holds(&bitmaps, &cuts, word(15, 64)), 0);
