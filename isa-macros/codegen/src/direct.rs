@@ -3,7 +3,8 @@
 //! plan fits a probe's fixed shape copied into one.
 //!
 //! Nothing here reads the spec: a probe is a plan re-packed, so it accepts
-//! what the plan accepts. The parts reading one run of bits become one key,
+//! what the plan accepts. The parts reading one run of bits, or runs that
+//! lie within one of at most 12 bits (see [`keys_over`]), become one key,
 //! their verdicts tabulated together (one lookup instead of several); a
 //! condition or a length's part that is not one run of at most 12 bits
 //! within the shorter length or past the third key, an operand's part over
@@ -122,9 +123,10 @@ type Runs = Vec<(u32, u32)>;
 /// offset.
 type Unpacked = (Runs, u32);
 
-/// What a key's use gives: the bitmap of its run's values, the verdict, and
-/// the bit that gives it.
-type Verdict = (u32, u8, bool);
+/// What a key's use gives: the bitmap of its run's values, the verdict, the
+/// bit that gives it, and where its run lies in the key's (its first bit
+/// above the key's, its width).
+type Verdict = (u32, u8, bool, (u32, u32));
 
 /// A check a probe makes of one run of bits, before it is a key: the run
 /// (`(lo, width)`), the bitmap of its values, and the verdict `flag` its
@@ -327,15 +329,18 @@ impl<'a> Builder<'a> {
                 runs.push(u.run);
             }
         }
+        let required = runs.len();
         for u in &uses {
-            if !runs.contains(&u.run) && runs.len() < 3 {
+            if !runs.contains(&u.run) {
                 runs.push(u.run);
             }
         }
+        let runs = keys_over(runs, required, within);
+        let key_of = |run: (u32, u32)| runs.iter().copied().find(|&k| contains(k, run));
         if runs.len() > 3 {
             return None;
         }
-        for u in uses.iter().filter(|u| !runs.contains(&u.run)) {
+        for u in uses.iter().filter(|u| key_of(u.run).is_none()) {
             match u.flag {
                 Key::ASKS => always = true,
                 _ => more.push(self.more_part(&[u.run], u.bitmap)?),
@@ -346,8 +351,11 @@ impl<'a> Builder<'a> {
         // class, so each table is made once.
         let mut keys = [Key::UNUSED; 3];
         for (key, &(lo, width)) in keys.iter_mut().zip(&runs) {
-            let mine: Vec<Verdict> =
-                uses.iter().filter(|u| u.run == (lo, width)).map(|u| (u.bitmap, u.flag, u.when)).collect();
+            let mine: Vec<Verdict> = uses
+                .iter()
+                .filter(|u| key_of(u.run) == Some((lo, width)))
+                .map(|u| (u.bitmap, u.flag, u.when, (u.run.0 - lo, u.run.1)))
+                .collect();
             let at = match self.table_at.get(&(width, mine.clone())) {
                 Some(&at) => at,
                 None => {
@@ -358,10 +366,11 @@ impl<'a> Builder<'a> {
                     let table = (0..1usize << width)
                         .map(|v| {
                             mine.iter()
-                                .filter(|&&(bitmap, _, when)| {
+                                .filter(|&&(bitmap, _, when, (shift, w))| {
+                                    let v = v >> shift & ((1 << w) - 1);
                                     self.bitmaps[bitmap as usize + v / 64] >> (v % 64) & 1 == when as u64
                                 })
-                                .fold(0, |f, &(_, flag, _)| f | flag)
+                                .fold(0, |f, &(_, flag, _, _)| f | flag)
                         })
                         .collect::<Vec<u8>>();
                     let at = intern(&mut self.verdicts, &mut self.verdicts_at, table);
@@ -624,6 +633,67 @@ impl<'a> Builder<'a> {
         }
         Some(Some((runs, intern(&mut self.bitmaps, &mut self.bitmap_at, bitmap))))
     }
+}
+
+/// The runs a probe's keys read, for the distinct `runs` its checks read
+/// (the first `required` those of the length and the conditions, which
+/// must be keys; the rest the operands'): each run is read by a key whose
+/// run contains it. A run within another is read by the other's key; while
+/// more than three are left, the two whose joined run (the bits from the
+/// lower's first to the higher's last) is narrowest, within
+/// [`Key::MAX_BITS`] and the shorter length (`within` bits), become one.
+/// Then the first three are kept, the required ones first; the checks of
+/// the runs no key contains are read further.
+///
+/// A GCN GFX6 scalar load checks bits 0..8, 0..9 and bit 8 (the offset,
+/// whether it is a register, and which): one key over bits 0..9 leaves
+/// two for the base and destination registers, which were read further.
+/// A VOP3 instruction checking its carry-in's bits 57..59 and its third
+/// source's 50..59 reads one key for both.
+fn keys_over(runs: Vec<(u32, u32)>, required: usize, within: u32) -> Vec<(u32, u32)> {
+    let mut keys: Vec<((u32, u32), bool)> = runs.iter().enumerate().map(|(i, &r)| (r, i < required)).collect();
+    absorb(&mut keys);
+    let joined = |a: (u32, u32), b: (u32, u32)| {
+        let lo = a.0.min(b.0);
+        (lo, (a.0 + a.1).max(b.0 + b.1) - lo)
+    };
+    while keys.len() > 3 {
+        let pairs = (0..keys.len()).flat_map(|i| (i + 1..keys.len()).map(move |j| (i, j)));
+        let best = pairs
+            .map(|(i, j)| (joined(keys[i].0, keys[j].0), i, j))
+            .filter(|&((lo, w), _, _)| w <= Key::MAX_BITS && lo + w <= within)
+            .min_by_key(|&((_, w), i, j)| (w, i, j));
+        let Some((run, i, j)) = best else { break };
+        keys[i] = (run, keys[i].1 | keys[j].1);
+        keys.remove(j);
+        absorb(&mut keys);
+    }
+    let needed = keys.iter().filter(|k| k.1).count();
+    let mut out: Vec<(u32, u32)> = keys.iter().filter(|k| k.1).map(|k| k.0).collect();
+    out.extend(keys.iter().filter(|k| !k.1).map(|k| k.0));
+    out.truncate(needed.max(3));
+    out
+}
+
+/// Drops from `keys` each run another holds, the other required if it
+/// was.
+fn absorb(keys: &mut Vec<((u32, u32), bool)>) {
+    let mut k = 0;
+    while k < keys.len() {
+        let r = keys[k].0;
+        match (0..keys.len()).find(|&o| o != k && contains(keys[o].0, r)) {
+            Some(o) => {
+                keys[o].1 |= keys[k].1;
+                keys.remove(k);
+            }
+            None => k += 1,
+        }
+    }
+}
+
+/// Whether run `outer` holds every bit of run `inner`.
+fn contains(outer: (u32, u32), inner: (u32, u32)) -> bool {
+    outer.0 <= inner.0 && inner.0 + inner.1 <= outer.0 + outer.1
 }
 
 /// The bits of a bitmap's first word that stand for values of `width` bits
@@ -999,6 +1069,71 @@ mod tests {
         assert_eq!(decode(2 << 40 | 0x1000_1000).map(|i| i.len), Some(8));
         // 4 bytes: the bits past them are not the instruction's, and read 0.
         assert_eq!(decode(3 << 40 | 0x1000_0000), Some(Inst { leaf: 1, len: 4, bits: 0x1000_0000 }));
+    }
+
+    /// A run within another is read by the other's key; past three, the
+    /// two whose joined run is narrowest (within 12 bits and the shorter
+    /// length) become one; the required runs are kept first.
+    #[test]
+    fn runs_share_keys_that_contain_them() {
+        // A GFX6 scalar load: the offset's eight bits, the nine with the
+        // register bit, and that bit.
+        assert_eq!(keys_over(vec![(0, 8), (0, 9), (8, 1)], 0, 32), vec![(0, 9)]);
+        // A run a later required one contains makes that one required.
+        let runs = vec![(9, 2), (20, 2), (30, 1), (40, 2), (8, 4)];
+        assert_eq!(keys_over(runs, 1, 64), vec![(8, 4), (20, 11), (40, 2)]);
+        // VOP3: the carry-in's bits within the third source's; no two of
+        // the four sources left join within 12 bits, so the last is read
+        // further.
+        let vop3 = vec![(8, 7), (32, 9), (41, 9), (50, 9), (57, 2)];
+        assert_eq!(keys_over(vop3, 0, 64), vec![(8, 7), (32, 9), (41, 9)]);
+        // An image's two neighbouring 5-bit fields join.
+        assert_eq!(keys_over(vec![(40, 8), (32, 8), (48, 5), (53, 5)], 0, 64), vec![(40, 8), (32, 8), (48, 10)]);
+        // Narrowest joins first, the required run first in the result.
+        let runs = vec![(0, 1), (4, 4), (8, 4), (12, 4), (20, 2)];
+        assert_eq!(keys_over(runs.clone(), 1, 32), vec![(0, 8), (8, 8), (20, 2)]);
+        // Not past the shorter length: 12..16 and 20..22 may not join.
+        assert_eq!(keys_over(runs, 1, 16), vec![(0, 8), (8, 8), (20, 2)]);
+        assert_eq!(keys_over(vec![(0, 4), (8, 4), (16, 4), (24, 4)], 0, 16), vec![(0, 12), (16, 4), (24, 4)]);
+        // Four required runs that do not join: more than a probe holds.
+        assert_eq!(keys_over(vec![(0, 12), (12, 12), (24, 12), (36, 12)], 4, 64).len(), 4);
+    }
+
+    /// A probe checking four runs, two of them near each other, reads them
+    /// by three keys and nothing further; each check keeps its verdicts.
+    #[test]
+    fn checks_of_neighbouring_runs_share_a_key() {
+        let mut d = dispatch();
+        let mut plans = d.plans.to_vec();
+        plans[1].operands = 3;
+        plans[1].flags = 0;
+        d.plans = leak(plans);
+        // The condition (bit 0), and operands on bits 4..6 (3 invalid),
+        // 8..11 (5 invalid) and 11..14 (2 invalid).
+        d.units =
+            leak(vec![unit(0, 1, 0, NO_ASK), unit(4, 2, 4, NO_ASK), unit(8, 3, 5, NO_ASK), unit(11, 3, 6, NO_ASK)]);
+        let mut bitmaps = d.bitmaps.to_vec();
+        bitmaps.extend([0b0111, 0xff & !(1 << 5), 0xff & !(1 << 2)]);
+        d.bitmaps = leak(bitmaps);
+        let direct = build(&d.trees[0], &d, 3);
+        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!((p.more_len, p.always), (0, 0), "no further part");
+        // Bits 0..6 hold the condition and the first operand.
+        let (run, verdicts) = key(&direct, &p, 0);
+        assert_eq!(run, (0, 6));
+        assert_eq!(verdicts.len(), 64);
+        for (v, &got) in verdicts.iter().enumerate() {
+            let want = if v & 1 == 0 { F } else { 0 } | if v >> 4 == 3 { I } else { 0 };
+            assert_eq!(got, want, "bits 0..6 = {v:#b}");
+        }
+        assert_eq!(key(&direct, &p, 1).0, (8, 3));
+        assert_eq!(key(&direct, &p, 2).0, (11, 3));
+        let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
+        assert_eq!(decode(0x1000_0001), Some(1));
+        assert_eq!(decode(0x1000_0031), None, "bits 4..6 hold 3");
+        assert_eq!(decode(0x1000_0501), None, "bits 8..11 hold 5");
+        assert_eq!(decode(0x1000_1001), None, "bits 11..14 hold 2");
+        assert_eq!(decode(0x1000_0000), None, "the condition fails");
     }
 
     #[test]
