@@ -4,7 +4,7 @@
 //!
 //! Nothing here reads the spec: a probe is a plan re-packed, so it accepts
 //! what the plan accepts. The parts reading one run of bits, or runs that
-//! lie within one of at most 12 bits (see [`keys_over`]), become one key,
+//! lie within one of at most 12 bits (see `keys_over`), become one key,
 //! their verdicts tabulated together (one lookup instead of several); a
 //! condition or a length's part that is not one run of at most 12 bits
 //! within the shorter length or past the third key, an operand's part over
