@@ -64,11 +64,13 @@ fn a_register_beside_a_literal_is_remembered_whatever_the_literal() {
     assert_eq!(printer.hits() - before, 2, "s0 and s1 found; the new literal printed");
 }
 
-/// An operand printed from the tables because its text reads a parameter
-/// too wide to remember (a literal dword) has its form searched for from
-/// where the search for the same word and parameters ended before; it
-/// prints what the tables print, whichever operand widths and precisions
-/// (the parameters that turned the other candidates down) come in turn.
+/// An operand whose text reads a parameter too wide to remember (a literal
+/// dword) is printed from the template of the value's interval among the
+/// constants its forms compare it with, or from the tables (its form
+/// searched for from where the search for the same word and parameters
+/// ended before) when that is not noted yet; it prints what the tables
+/// print, whichever operand widths and precisions come in turn, for the
+/// inline constants' values, their neighbours and random values.
 #[test]
 fn a_literal_prints_the_same_when_its_form_search_resumes() {
     let isa = isa_specs::target("gcn").expect("the GCN target");
@@ -108,8 +110,13 @@ fn a_literal_prints_the_same_when_its_form_search_resumes() {
         }
     }
     assert!(decoded > 90_000, "{decoded} decoded");
-    let resumed = printer.form_searches_resumed();
-    assert!(resumed > 90_000, "{resumed} form searches resumed");
+    // A literal operand is printed from the template of its value's
+    // interval, once that is noted (an interval of the inline constants'
+    // neighbourhoods holds a value or two); noting one resumes the search
+    // for its form where an earlier one ended.
+    let (templated, resumed) = (printer.templated(), printer.form_searches_resumed());
+    assert!(templated > 85_000, "{templated} printed from templates");
+    assert!(resumed > 0 && templated + resumed > 90_000, "{resumed} form searches resumed");
 }
 
 /// An operand the printer cannot remember but whose form is text and bit

@@ -40,6 +40,10 @@ pub(crate) struct Given {
     /// whoever set them last cleared this: what a printer's choice of form
     /// depended on (see [`crate::form_starts`]).
     pub read: u8,
+    /// For each parameter passed down unchanged from one of the depth
+    /// above's (`LIT: LIT`), that parameter's index, else `u8::MAX`: a
+    /// read of it is a read of that one (see [`Given::passed_read`]).
+    pub passed: [u8; Given::MAX],
 }
 
 impl Given {
@@ -48,7 +52,19 @@ impl Given {
     pub const MAX: usize = crate::memo::MAX_PARAMS;
 
     /// Nothing known.
-    pub const NONE: Given = Given { depth: u8::MAX, values: [0; Given::MAX], read: 0 };
+    pub const NONE: Given = Given { depth: u8::MAX, values: [0; Given::MAX], read: 0, passed: [u8::MAX; Given::MAX] };
+
+    /// The parameters of the depth above these were passed down from, of
+    /// those [`Given::read`] holds.
+    pub fn passed_read(&self) -> u8 {
+        let mut m = 0;
+        for (i, &q) in self.passed.iter().enumerate() {
+            if self.read >> i & 1 == 1 && (q as usize) < Given::MAX {
+                m |= 1 << q;
+            }
+        }
+        m
+    }
 }
 
 /// Whether `m` is a run of low ones (`0xffff`): `F & m` is F's low bits.

@@ -72,8 +72,22 @@ pub fn find(e: &[Op]) -> Option<Found> {
     if n < MIN_COMPARISONS {
         return None;
     }
+    let starts = cut_points(e, |op| op == of)?;
+    let then = std::iter::once(i64::MIN)
+        .chain(starts.iter().copied())
+        .map(|v| fold(&answered(e, of, v)?).filter(|r| stack_depth(r) <= crate::eval::MAX_STACK))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Found { of, starts, then })
+}
+
+/// Where the intervals of a value start within which every comparison
+/// `e` makes of it has the same answer (ascending, the first interval's
+/// start `i64::MIN` left out): the value is each op `is_of` holds for (a
+/// parameter, and the fields that are another name for it). `None` when
+/// `e` reads it any other way than comparing it with a constant.
+pub(crate) fn cut_points(e: &[Op], is_of: impl Fn(Op) -> bool) -> Option<Vec<i64>> {
     let mut starts: Vec<i64> = Vec::new();
-    for i in (0..e.len()).filter(|&i| e[i] == of) {
+    for i in (0..e.len()).filter(|&i| is_of(e[i])) {
         let (op, c) = comparison_at(e, i)?;
         let c = c as i128;
         let at: &[i128] = match op {
@@ -87,11 +101,7 @@ pub fn find(e: &[Op]) -> Option<Found> {
     }
     starts.sort_unstable();
     starts.dedup();
-    let then = std::iter::once(i64::MIN)
-        .chain(starts.iter().copied())
-        .map(|v| fold(&answered(e, of, v)?).filter(|r| stack_depth(r) <= crate::eval::MAX_STACK))
-        .collect::<Option<Vec<_>>>()?;
-    Some(Found { of, starts, then })
+    Some(starts)
 }
 
 fn is_comparison(op: BinOp) -> bool {

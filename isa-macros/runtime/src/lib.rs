@@ -38,6 +38,7 @@ mod print_plan;
 mod recall;
 mod sample;
 mod tables;
+mod wide;
 
 pub use assembler::Assembler;
 pub use bits::{Bits, extract, insert, mask_of, width_of};

@@ -21,6 +21,7 @@ use crate::form_starts::FormStarts;
 use crate::padded::Text;
 use crate::print_plan::NestedPlans;
 use crate::tables::{Tok, Ty};
+use crate::wide::Wide;
 
 /// Parameters a remembered operand's group may have.
 pub(crate) const MAX_PARAMS: usize = 6;
@@ -109,6 +110,11 @@ impl Key {
     fn slot(&self) -> usize {
         (self.hash() >> (64 - SLOTS.trailing_zeros())) as usize
     }
+
+    /// The key's slot among the templates'.
+    fn template_slot(&self) -> usize {
+        (self.hash() >> (64 - TEMPLATE_SLOTS.trailing_zeros())) as usize
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -143,8 +149,59 @@ pub(crate) struct Memo {
     /// Where the search for the form of an operand printed from the tables
     /// starts (see [`crate::form_starts`]).
     pub starts: FormStarts,
+    /// The parameters too wide for a key that a text reads only by
+    /// comparing them with constants and printing them (see
+    /// [`crate::wide`]).
+    wide: Wide,
+    /// The texts of operands whose key holds such a parameter's interval
+    /// rather than its value, as templates: direct-mapped, as the slots.
+    templates: Box<[Template]>,
+    /// By an operand's key without its wide parameters, which of those its
+    /// template's printing read (see [`Memo::template`]).
+    masks: Box<[(Key, u8)]>,
+    /// The template being noted, while its operand is printed from the
+    /// tables (see `crate::print`).
+    pub recording: Option<crate::print::Recording>,
     /// Texts found.
     pub hits: u64,
+    /// Texts printed from a template.
+    pub templated: u64,
+}
+
+/// Most places a template prints a parameter's value at.
+pub(crate) const MAX_HOLES: usize = 2;
+
+/// Slots of templates: a power of two. A template stands for every value of
+/// an interval, so a few serve a whole input (GCN's literals: a few dozen
+/// combinations of source, width and interval).
+const TEMPLATE_SLOTS: usize = 1 << 10;
+
+/// Where a template prints a parameter's value: at byte `at` of its text,
+/// parameter `param` of the operand's group, formatted as type `ty` of
+/// `width` bits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hole {
+    pub at: u8,
+    pub param: u8,
+    pub ty: Ty,
+    pub width: u32,
+}
+
+impl Hole {
+    const NONE: Hole = Hole { at: 0, param: 0, ty: Ty::Uint, width: 0 };
+}
+
+/// An operand's text with the values of its wide parameters left out, and
+/// where they go (see [`Memo::template_key`]).
+#[derive(Clone, Copy)]
+struct Template {
+    key: Key,
+    len: u8,
+    holes: u8,
+    /// The parameters its printing read.
+    read: u8,
+    text: [u8; MAX_TEXT],
+    hole: [Hole; MAX_HOLES],
 }
 
 impl Memo {
@@ -159,7 +216,12 @@ impl Memo {
             reads: vec![Table::Unseen; isa.groups.len()],
             forms: NestedPlans::new(isa),
             starts: FormStarts::default(),
+            wide: Wide::new(isa),
+            templates: Box::default(),
+            masks: Box::default(),
+            recording: None,
             hits: 0,
+            templated: 0,
         }
     }
 
@@ -174,7 +236,12 @@ impl Memo {
             reads: Vec::new(),
             forms,
             starts: FormStarts::default(),
+            wide: Wide::default(),
+            templates: Box::default(),
+            masks: Box::default(),
+            recording: None,
             hits: 0,
+            templated: 0,
         }
     }
 
@@ -261,7 +328,107 @@ impl Memo {
         s.text[..text.len()].copy_from_slice(text.as_bytes());
         s.text[text.len()..].fill(0);
     }
+
+    /// The template kept for operand `t` whose parameters' values are
+    /// `values`: its text (its wide parameters' values left out), where
+    /// they go, and the parameters its printing read. A template is kept
+    /// under the parameters its printing read: those too wide for a key
+    /// that its forms only compare with constants and print (see
+    /// [`crate::wide`]) by the index of their interval, the others by
+    /// value. Which of them it read is looked up first, under the
+    /// operand's key without those (`masks`): a template is found only
+    /// under the parameters it read, so any mask found is sound, and the
+    /// last one learned for the key is the likeliest.
+    pub fn template(&mut self, isa: &Isa, t: Operand, values: &[i64]) -> Option<(&str, &[Hole], u8)> {
+        let base = self.template_key(isa, t, values, None)?;
+        let &(k, mask) = self.masks.get(base.template_slot())?;
+        if k != base {
+            return None;
+        }
+        let key = self.template_key(isa, t, values, Some(mask))?;
+        let slot = self.templates.get(key.template_slot())?;
+        if slot.len == EMPTY || slot.key != key {
+            return None;
+        }
+        self.templated += 1;
+        // The bytes past the text are zeros (see `put_template`).
+        let text = std::str::from_utf8(&slot.text).ok()?.get(..slot.len as usize)?;
+        Some((text, slot.hole.get(..slot.holes as usize)?, slot.read))
+    }
+
+    /// Whether operand `t` may have a template: each parameter it may read
+    /// fits a key or is one its forms only compare and print.
+    pub fn templatable(&mut self, isa: &Isa, t: Operand, values: &[i64]) -> bool {
+        self.template_key(isa, t, values, None).is_some()
+    }
+
+    /// The key of operand `t`'s template (see [`Memo::template`]) whose
+    /// printing read the wide parameters in `mask`, or (`None`) the key
+    /// its mask is kept under; `None` when a parameter does not fit.
+    fn template_key(
+        &mut self,
+        isa: &Isa,
+        (g, depth, word, reads): Operand,
+        values: &[i64],
+        mask: Option<u8>,
+    ) -> Option<Key> {
+        let n = isa.groups.get(g as usize)?.params.len();
+        let mut key = [0; MAX_PARAMS];
+        for (i, k) in key.iter_mut().enumerate().take(n) {
+            let v = *values.get(i)?;
+            *k = match self.wide.cuts(isa, g, i as u16) {
+                // 0: not read; else the interval's index, from 1.
+                Some(cuts) => match mask {
+                    Some(m) if m >> i & 1 == 1 => crate::wide::interval(cuts, v) + 1,
+                    _ => 0,
+                },
+                None if reads >> i & 1 == 1 => v,
+                None => 0,
+            };
+        }
+        Key::new(g, depth, word, key.get(..n)?)
+    }
+
+    /// Keeps `text` and its `holes` as the template of operand `t`, whose
+    /// parameters' values are `values` and whose printing read those in
+    /// `read`, in place of what shared its slots; one too long or with too
+    /// many holes is not kept.
+    pub fn put_template(&mut self, isa: &Isa, t: Operand, values: &[i64], read: u8, text: &str, holes: &[Hole]) {
+        if text.len() > MAX_TEXT || holes.len() > MAX_HOLES {
+            return;
+        }
+        let (Some(base), Some(key)) =
+            (self.template_key(isa, t, values, None), self.template_key(isa, t, values, Some(read)))
+        else {
+            return;
+        };
+        if self.templates.is_empty() {
+            let empty = Template {
+                key: Key(0),
+                len: EMPTY,
+                holes: 0,
+                read: 0,
+                text: [0; MAX_TEXT],
+                hole: [Hole::NONE; MAX_HOLES],
+            };
+            self.templates = vec![empty; TEMPLATE_SLOTS].into_boxed_slice();
+            self.masks = vec![(Key(0), 0); TEMPLATE_SLOTS].into_boxed_slice();
+        }
+        self.masks[base.template_slot()] = (base, read);
+        let t = &mut self.templates[key.template_slot()];
+        t.key = key;
+        t.len = text.len() as u8;
+        t.read = read;
+        t.text[..text.len()].copy_from_slice(text.as_bytes());
+        t.text[text.len()..].fill(0);
+        t.holes = holes.len() as u8;
+        t.hole[..holes.len()].copy_from_slice(holes);
+    }
 }
+
+/// An operand as [`Memo::template`] knows it: its group, depth and word,
+/// and the parameters its text may read (see [`Memo::reads`]).
+pub(crate) type Operand = (u16, usize, Bits, u8);
 
 /// Widest group whose operand texts are kept in a [`Dense`] table (a table
 /// of `1 << DENSE_BITS` cells per combination of depth and parameters).

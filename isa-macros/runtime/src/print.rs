@@ -6,7 +6,7 @@ use crate::decode::MAX_DEPTH;
 use crate::digits::{push_dec, push_hex, push_hexlit, push_signed};
 use crate::eval::{Env, Given, Step};
 use crate::form_starts::Start;
-use crate::memo::{Key, MAX_PARAMS, Memo};
+use crate::memo::{Hole, Key, MAX_PARAMS, Memo};
 use crate::padded::Text;
 use crate::print_plan::{Arg, Operand, PrintPlans, Then, bits_value};
 use crate::tables::{Isa, PrintOpts, Src, Tok, Ty};
@@ -207,23 +207,82 @@ impl Isa {
             }
             return;
         }
-        // Its parameters, for every read while it is printed.
+        // Its parameters, for every read while it is printed. The reads
+        // of those above go on to the depth above when it is done (what a
+        // template of it depends on).
         let outer = env.given;
-        env.given = self.given(env, &path[..=depth], via, args);
-        let picked = match line.memo.as_deref_mut() {
-            Some(memo) => self.pick_form(env, path, depth + 1, (group, at, via), memo),
-            None => self.pick_leaf(env, &mut path[..], depth + 1, group, at, via),
-        };
-        if picked.is_some() {
-            self.print_leaf(env, path, depth + 1, out, line);
-            if let (Some(key), Some(memo)) = (key, &mut line.memo) {
-                memo.put(key, &out[start..]);
+        let inner = self.given(env, &path[..=depth], via, args);
+        let marked = env.given.read;
+        env.given = inner;
+        // Without a key, a parameter too wide for one may still leave it a
+        // template's (see `crate::wide`); one not printed before is printed
+        // from the tables, noting where its parameters' values went and
+        // which of them it read.
+        let template = match (&key, line.memo.as_deref_mut()) {
+            (None, Some(memo)) if memo.recording.is_none() && memo.remembers(group) => {
+                if inner.depth as usize == depth + 1 {
+                    let word = place(at).word(env.bits, self.groups[group as usize].bits);
+                    let reads = memo.reads(self, group, word);
+                    Some((group, depth + 1, word, reads))
+                } else {
+                    None
+                }
             }
+            (_, Some(memo)) => {
+                // Parameters read where a template cannot see them.
+                if inner.depth == u8::MAX
+                    && let Some(rec) = &mut memo.recording
+                {
+                    rec.spoiled = true;
+                }
+                None
+            }
+            _ => None,
+        };
+        if let (Some(t), Some(memo)) = (template, line.memo.as_deref_mut())
+            && let Some((text, holes, read)) = memo.template(self, t, &inner.values)
+        {
+            let mut from = 0;
+            for h in holes {
+                out.push_str(text.get(from..h.at as usize).unwrap_or_default());
+                format_value(self, h.ty, inner.values[h.param as usize], h.width, out);
+                from = h.at as usize;
+            }
+            out.push_str(text.get(from..).unwrap_or_default());
+            env.given.read = read;
         } else {
-            // Decode already rejected this; printing stays total anyway.
-            out.push('?');
+            // Noted only where a template can be kept (no parameter too
+            // wide for a key but those its forms only compare and print),
+            // as noting prints the nested operands without memory.
+            if let (Some(t), Some(memo)) = (template, line.memo.as_deref_mut())
+                && memo.templatable(self, t, &inner.values)
+            {
+                memo.recording = Some(Recording { depth: depth + 1, start, holes: Vec::new(), spoiled: false });
+            }
+            let picked = match line.memo.as_deref_mut() {
+                Some(memo) => self.pick_form(env, path, depth + 1, (group, at, via), memo),
+                None => self.pick_leaf(env, &mut path[..], depth + 1, group, at, via),
+            };
+            if picked.is_some() {
+                self.print_leaf(env, path, depth + 1, out, line);
+                if let (Some(key), Some(memo)) = (key, &mut line.memo) {
+                    memo.put(key, &out[start..]);
+                }
+            } else {
+                // Decode already rejected this; printing stays total anyway.
+                out.push('?');
+            }
+            if let (Some(t), Some(memo)) = (template, line.memo.as_deref_mut())
+                && let Some(rec) = memo.recording.take()
+                && picked.is_some()
+                && !rec.spoiled
+            {
+                rec.keep(self, t, &inner.values, env.given.read, &out[start..], memo);
+            }
         }
+        let read = env.given.passed_read();
         env.given = outer;
+        env.given.read = marked | read;
     }
 
     /// [`Isa::pick_leaf`] for a printer that remembers: the search for the
@@ -241,6 +300,10 @@ impl Isa {
         memo: &mut Memo,
     ) -> Option<u16> {
         let Some(d) = self.dispatch.filter(|_| env.given.depth as usize == depth) else {
+            // Which parameters this search reads is not told.
+            if let Some(rec) = &mut memo.recording {
+                rec.spoiled = true;
+            }
             return self.pick_leaf(env, &mut path[..], depth, group, at, via);
         };
         let place = Step { leaf: 0, case: 0, base: at.0, via, map: at.1 };
@@ -255,6 +318,9 @@ impl Isa {
         if taken > start.from as usize {
             memo.starts.learn(group, word, Start::new(start.read | read, &env.given, taken as u16));
         }
+        // The taken candidate's reads are in `env.given.read`; the choice
+        // also read what turned down those before it, this time or before.
+        env.given.read |= start.read | read;
         leaves.get(taken).copied()
     }
 
@@ -314,10 +380,24 @@ impl Isa {
         if params.len() > Given::MAX {
             return Given::NONE;
         }
+        let case = &self.leaves[step.leaf as usize].cases[step.case as usize];
+        let above = env.given.depth as usize + 1 == parent.len();
+        let mut passed = [u8::MAX; Given::MAX];
         for (i, &e) in params.iter().enumerate() {
+            // A parameter passed down unchanged is the value above, read
+            // there only where the operand reads it (see `Given::passed`).
+            if above
+                && args.have >> i & 1 == 0
+                && let Some(q) = crate::wide::passed(case, e).filter(|&q| (q as usize) < Given::MAX)
+            {
+                args.values[i] = env.given.values[q as usize];
+                args.have |= 1 << i;
+                passed[i] = q as u8;
+                continue;
+            }
             args.get(i, || env.eval(parent, e));
         }
-        Given { depth: parent.len() as u8, values: args.values, read: 0 }
+        Given { depth: parent.len() as u8, values: args.values, read: 0, passed }
     }
 
     /// The assembly text of `inst`.
@@ -388,8 +468,10 @@ impl Isa {
         if let (Ty::Group { group, params }, Src::Bits(ranges)) = (field.ty, field.src) {
             let at = path[depth].child(ranges).filter(|_| depth + 1 < MAX_DEPTH);
             let mut args = Args::NONE;
+            // While a template is being noted, a nested text is printed
+            // whole, so that every value of a parameter it prints is seen.
             let key = match (&mut line.memo, at) {
-                (Some(memo), Some(at)) if memo.remembers(group) => {
+                (Some(memo), Some(at)) if memo.remembers(group) && memo.recording.is_none() => {
                     let at = Step { via: i, ..place(at) };
                     let word = at.word(env.bits, self.groups[group as usize].bits);
                     let reads = memo.reads(self, group, word);
@@ -413,7 +495,42 @@ impl Isa {
             Ty::Float { format: Some(e) } => env.eval(&path[..=depth], e) as u32,
             _ => field.width().unwrap_or(64),
         };
+        let before = out.len();
         format_value(self, field.ty, v, width, out);
+        if let Some(memo) = line.memo.as_deref_mut()
+            && let Some(rec) = &mut memo.recording
+            && let Some(param) = self.passed_down(path, (rec.depth, depth), case, field)
+        {
+            rec.holes.push((before..out.len(), Hole { at: 0, param: param as u8, ty: field.ty, width }));
+        }
+    }
+
+    /// The parameter of the operand at `top` of `path` that `field` (of
+    /// `case`, chosen at `depth`) is, passed down unchanged through the
+    /// fields between (GCN's `{LIT}` of a scalar source's literal form,
+    /// the literal of the vector source holding it): its value is that
+    /// parameter's, whatever the parameter's value.
+    fn passed_down(
+        &self,
+        path: &[Step; MAX_DEPTH],
+        (top, depth): (usize, usize),
+        case: &crate::Case,
+        field: &crate::Field,
+    ) -> Option<u16> {
+        let mut q = match field.src {
+            Src::Param(q) => q,
+            Src::Expr(e) => crate::wide::passed(case, e)?,
+            Src::Bits(_) => return None,
+        };
+        let mut d = depth;
+        while d > top {
+            let (child, parent) = (path[d], path[d - 1]);
+            let pcase = &self.leaves[parent.leaf as usize].cases[parent.case as usize];
+            let Ty::Group { params, .. } = pcase.fields.get(child.via as usize)?.ty else { return None };
+            q = crate::wide::passed(pcase, params.get(q as usize)?)?;
+            d -= 1;
+        }
+        (d == top).then_some(q)
     }
 
     /// The text field `show` of encoding `leaf` prints when field `set` holds
@@ -532,6 +649,13 @@ impl Printer<'_> {
         self.memo.hits
     }
 
+    /// How many operands were printed from a template: a text remembered
+    /// for every value of a parameter too wide to remember in one interval
+    /// of it (see `crate::wide`).
+    pub fn templated(&self) -> u64 {
+        self.memo.templated
+    }
+
     /// How many operands not in memory were printed from their form's
     /// resolved pieces rather than from the tables.
     pub fn forms_printed(&self) -> u64 {
@@ -564,6 +688,44 @@ struct Line<'m> {
     column: usize,
     start: usize,
     memo: Option<&'m mut Memo>,
+}
+
+/// What printing an operand from the tables showed of its template: the
+/// depth of its form in the path, where its text starts in the output, and
+/// where each value of a parameter passed down to it was printed.
+pub(crate) struct Recording {
+    depth: usize,
+    start: usize,
+    holes: Vec<(std::ops::Range<usize>, Hole)>,
+    /// Whether a parameter was read where the template's reads are not
+    /// told (a nested operand with more parameters than a [`Given`]
+    /// holds): then it is not kept.
+    spoiled: bool,
+}
+
+impl Recording {
+    /// Keeps `text`, the operand's (from [`Recording::start`]), as the
+    /// template of operand `t` (see [`Memo::template`]), whose parameters'
+    /// values are `values` and which read those of them in `read`: the
+    /// values printed left out, their places noted.
+    fn keep(self, isa: &Isa, t: crate::memo::Operand, values: &[i64], read: u8, text: &str, memo: &mut Memo) {
+        let mut kept = String::with_capacity(text.len());
+        let mut holes = Vec::with_capacity(self.holes.len());
+        let mut from = 0;
+        for (range, mut hole) in self.holes {
+            let (Some(start), Some(end)) = (range.start.checked_sub(self.start), range.end.checked_sub(self.start))
+            else {
+                return;
+            };
+            let Some(before) = text.get(from..start).filter(|_| end <= text.len()) else { return };
+            kept.push_str(before);
+            hole.at = kept.len().try_into().unwrap_or(u8::MAX);
+            holes.push(hole);
+            from = end;
+        }
+        kept.push_str(text.get(from..).unwrap_or_default());
+        memo.put_template(isa, t, values, read, &kept, &holes);
+    }
 }
 
 impl Line<'_> {
