@@ -73,6 +73,12 @@ impl Key {
         Some(Key(k))
     }
 
+    /// The key with parameter `i`, 0 in it, made `v`, if `v` fits.
+    fn with_param(self, i: usize, v: i64) -> Option<Key> {
+        let shift = PARAM_BITS * (MAX_PARAMS - 1).checked_sub(i)? as u32;
+        Key::holds(v).then(|| Key(self.0 | (v as u128 & ((1 << PARAM_BITS) - 1)) << shift))
+    }
+
     /// Whether a parameter's value fits a key.
     pub fn holds(v: i64) -> bool {
         const LIMIT: i64 = 1 << (PARAM_BITS - 1);
@@ -340,53 +346,56 @@ impl Memo {
     /// under the parameters it read, so any mask found is sound, and the
     /// last one learned for the key is the likeliest.
     pub fn template(&mut self, isa: &Isa, t: Operand, values: &[i64]) -> Option<(&str, &[Hole], u8)> {
-        let base = self.template_key(isa, t, values, None)?;
+        let base = self.template_key(isa, t, values)?;
         let &(k, mask) = self.masks.get(base.template_slot())?;
         if k != base {
             return None;
         }
-        let key = self.template_key(isa, t, values, Some(mask))?;
+        let key = self.with_intervals(isa, t.0, base, values, mask)?;
         let slot = self.templates.get(key.template_slot())?;
         if slot.len == EMPTY || slot.key != key {
             return None;
         }
         self.templated += 1;
         // The bytes past the text are zeros (see `put_template`).
-        let text = std::str::from_utf8(&slot.text).ok()?.get(..slot.len as usize)?;
+        let text = std::str::from_utf8(slot.text.get(..slot.len as usize)?).ok()?;
         Some((text, slot.hole.get(..slot.holes as usize)?, slot.read))
     }
 
     /// Whether operand `t` may have a template: each parameter it may read
     /// fits a key or is one its forms only compare and print.
     pub fn templatable(&mut self, isa: &Isa, t: Operand, values: &[i64]) -> bool {
-        self.template_key(isa, t, values, None).is_some()
+        self.template_key(isa, t, values).is_some()
     }
 
-    /// The key of operand `t`'s template (see [`Memo::template`]) whose
-    /// printing read the wide parameters in `mask`, or (`None`) the key
-    /// its mask is kept under; `None` when a parameter does not fit.
-    fn template_key(
-        &mut self,
-        isa: &Isa,
-        (g, depth, word, reads): Operand,
-        values: &[i64],
-        mask: Option<u8>,
-    ) -> Option<Key> {
+    /// The key operand `t`'s template's mask is kept under (see
+    /// [`Memo::template`]): the parameters its text may read (`t.3`) by
+    /// value, but those with intervals, which are 0; `None` when one does
+    /// not fit.
+    fn template_key(&mut self, isa: &Isa, (g, depth, word, reads): Operand, values: &[i64]) -> Option<Key> {
         let n = isa.groups.get(g as usize)?.params.len();
+        let by_value = reads & !self.wide.params(isa, g);
         let mut key = [0; MAX_PARAMS];
         for (i, k) in key.iter_mut().enumerate().take(n) {
-            let v = *values.get(i)?;
-            *k = match self.wide.cuts(isa, g, i as u16) {
-                // 0: not read; else the interval's index, from 1.
-                Some(cuts) => match mask {
-                    Some(m) if m >> i & 1 == 1 => crate::wide::interval(cuts, v) + 1,
-                    _ => 0,
-                },
-                None if reads >> i & 1 == 1 => v,
-                None => 0,
-            };
+            if by_value >> i & 1 == 1 {
+                *k = *values.get(i)?;
+            }
         }
         Key::new(g, depth, word, key.get(..n)?)
+    }
+
+    /// `base` (see [`Memo::template_key`]) with each parameter of group `g`
+    /// with intervals that `read` holds as the index of its value's
+    /// interval, from 1: the key of the template whose printing read those.
+    fn with_intervals(&mut self, isa: &Isa, g: u16, mut base: Key, values: &[i64], read: u8) -> Option<Key> {
+        let mut wide = read & self.wide.params(isa, g);
+        while wide != 0 {
+            let i = wide.trailing_zeros();
+            wide &= wide - 1;
+            let cuts = self.wide.cuts(isa, g, i as u16)?;
+            base = base.with_param(i as usize, crate::wide::interval(cuts, *values.get(i as usize)?) + 1)?;
+        }
+        Some(base)
     }
 
     /// Keeps `text` and its `holes` as the template of operand `t`, whose
@@ -397,11 +406,8 @@ impl Memo {
         if text.len() > MAX_TEXT || holes.len() > MAX_HOLES {
             return;
         }
-        let (Some(base), Some(key)) =
-            (self.template_key(isa, t, values, None), self.template_key(isa, t, values, Some(read)))
-        else {
-            return;
-        };
+        let Some(base) = self.template_key(isa, t, values) else { return };
+        let Some(key) = self.with_intervals(isa, t.0, base, values, read) else { return };
         if self.templates.is_empty() {
             let empty = Template {
                 key: Key(0),
@@ -736,6 +742,20 @@ fn fixed(isa: &Isa, g: usize, state: &mut [u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A template's key is its mask's key with the intervals put in: the
+    /// same as the key made with them from the start.
+    #[test]
+    fn a_parameter_put_in_a_key_is_where_the_key_holds_it() {
+        let base = Key::new(7, 2, 0xff, &[1, 0, 0, 5]).expect("fits");
+        for (i, v) in [(1, 3), (2, -4), (5, 2047)] {
+            let mut params = [1, 0, 0, 5, 0, 0];
+            params[i] = v;
+            assert_eq!(base.with_param(i, v), Key::new(7, 2, 0xff, &params), "parameter {i} = {v}");
+        }
+        assert_eq!(base.with_param(2, 2048), None, "too wide");
+        assert_eq!(base.with_param(MAX_PARAMS, 1), None, "no such parameter");
+    }
 
     fn key(group: u16, depth: usize, word: u64, p0: i64) -> Key {
         Key::new(group, depth, word as Bits, &[p0]).expect("fits")
