@@ -175,7 +175,7 @@ pub(crate) struct Memo {
 }
 
 /// Most places a template prints a parameter's value at.
-pub(crate) const MAX_HOLES: usize = 2;
+const MAX_HOLES: usize = 2;
 
 /// Slots of templates: a power of two. A template stands for every value of
 /// an interval, so a few serve a whole input (GCN's literals: a few dozen
@@ -198,7 +198,7 @@ impl Hole {
 }
 
 /// An operand's text with the values of its wide parameters left out, and
-/// where they go (see [`Memo::template_key`]).
+/// where they go (see [`Memo::template`]).
 #[derive(Clone, Copy)]
 struct Template {
     key: Key,

@@ -34,8 +34,8 @@ const MAX_FIELD_DEPTH: u32 = 16;
 pub(crate) struct Wide {
     groups: Vec<State>,
     /// By group: the parameters (bit `i` for parameter `i`, the first
-    /// eight) that have cut points; `u8::MAX` while not looked at.
-    read_so: Vec<u8>,
+    /// seven) that have cut points; `u8::MAX` while not looked at.
+    with_cuts: Vec<u8>,
 }
 
 #[derive(Clone)]
@@ -49,18 +49,18 @@ enum State {
 
 impl Wide {
     pub fn new(isa: &Isa) -> Wide {
-        Wide { groups: vec![State::Unseen; isa.groups.len()], read_so: vec![u8::MAX; isa.groups.len()] }
+        Wide { groups: vec![State::Unseen; isa.groups.len()], with_cuts: vec![u8::MAX; isa.groups.len()] }
     }
 
     /// The parameters of group `g` that [`Wide::cuts`] has cut points for
     /// (bit `i` for parameter `i`, the first seven).
     pub fn params(&mut self, isa: &Isa, g: u16) -> u8 {
-        match self.read_so.get(g as usize) {
+        match self.with_cuts.get(g as usize) {
             Some(&m) if m != u8::MAX => m,
             Some(_) => {
                 let n = isa.groups[g as usize].params.len().min(7) as u16;
                 let m = (0..n).filter(|&p| self.cuts(isa, g, p).is_some()).fold(0, |m, p| m | 1 << p);
-                self.read_so[g as usize] = m;
+                self.with_cuts[g as usize] = m;
                 m
             }
             None => 0,
