@@ -190,8 +190,104 @@ impl<'a> Builder<'a> {
 
     /// The probes for the candidate list at `at` (in `tree.lists`;
     /// `u32::MAX` for none): the first two leaves present in the class,
-    /// while each has a probe.
+    /// while each has a probe, the likelier first where that changes no
+    /// answer (see [`Builder::swapped`]).
     fn row(&mut self, tree: &Tree, plans: &[Plan], at: u32) -> [u16; 2] {
+        let row = self.row_in_order(tree, plans, at);
+        self.swapped(row).unwrap_or(row)
+    }
+
+    /// `row`'s probes the other way round, the second (perhaps with some
+    /// verdicts made failures) tried first, when a word of random bits is
+    /// likelier to pass it and the order changes no answer; `None` to keep
+    /// the list's order.
+    ///
+    /// A list's order is priority: a more specific leaf (GCN's SDWA and DPP
+    /// forms, the first source's code fixed to name them) comes before the
+    /// general one it overlaps, whose probe then fails most words first,
+    /// and most words are the general one's. Trying `b` before `a` is sound
+    /// when `b` never says "is" of a word `a` would not turn down (the
+    /// direct decoder answers only "is"; anything else goes on to the next
+    /// probe or to the general tables, which are always right): where both
+    /// identify a word, a key of `a` fails on every value its run may hold,
+    /// or a key of `b` fails or finds an operand invalid on every one. Those
+    /// verdicts of `b`'s key that found an operand invalid are made
+    /// failures, so that such words go on to `a` as before rather than to
+    /// the general tables: a failure only ever hands a word on, which is
+    /// always sound.
+    fn swapped(&mut self, row: [u16; 2]) -> Option<[u16; 2]> {
+        if row.contains(&NO_PROBE) {
+            return None;
+        }
+        let [a, mut b] = row.map(|i| self.probes.get(i as usize).copied());
+        let (a, b) = (a?, b.as_mut()?);
+        if self.odds(b) <= self.odds(&a) {
+            return None;
+        }
+        if a.mask & b.mask & (a.value ^ b.value) != 0 {
+            return Some([row[1], row[0]]);
+        }
+        let both = (a.mask | b.mask, a.value | b.value);
+        if a.keys.iter().any(|k| self.always(k, both, Key::FAILS)) {
+            return Some([row[1], row[0]]);
+        }
+        let k = b.keys.iter().position(|k| self.always(k, both, Key::FAILS | Key::INVALID))?;
+        let key = b.keys[k];
+        let mut table = self.verdicts.get(key.at as usize..=key.at as usize + key.mask as usize)?.to_vec();
+        for i in Builder::indices(&key, both) {
+            table[i] |= Key::FAILS;
+        }
+        b.keys[k].at = intern(&mut self.verdicts, &mut self.verdicts_at, table);
+        let first = match self.probe_at.get(b) {
+            Some(&i) => i,
+            None => {
+                let i = u16::try_from(self.probes.len()).ok().filter(|&i| i < 1 << 15)?;
+                self.probes.push(*b);
+                self.probe_at.insert(*b, i);
+                i
+            }
+        };
+        Some([first, row[0]])
+    }
+
+    /// The base-2 logarithm of the share of random words that pass `p`'s
+    /// identifying bits and whose keys' verdicts do not fail (the keys
+    /// taken as independent).
+    fn odds(&self, p: &Probe) -> f64 {
+        let mut log = -(p.mask.count_ones() as f64);
+        for k in p.keys.iter().filter(|k| k.mask != 0) {
+            let table = self.verdicts.get(k.at as usize..=k.at as usize + k.mask as usize).unwrap_or(&[]);
+            let pass = table.iter().filter(|&&v| v & Key::FAILS == 0).count();
+            log += (pass.max(1) as f64 / (k.mask as f64 + 1.0)).log2();
+        }
+        log
+    }
+
+    /// Whether key `k`'s verdict holds one of `flags` for every value its
+    /// run may hold in a word whose bits `fixed` are `value` (`both`).
+    fn always(&self, k: &Key, both: (u64, u64), flags: u8) -> bool {
+        k.mask != 0
+            && Builder::indices(k, both).all(|i| self.verdicts.get(k.at as usize + i).is_some_and(|v| v & flags != 0))
+    }
+
+    /// The values of key `k`'s run in the words whose bits `fixed` are
+    /// `value` (`both`): the run's free bits' subsets, at most
+    /// 2^[`Key::MAX_BITS`].
+    fn indices(k: &Key, (fixed, value): (u64, u64)) -> impl Iterator<Item = usize> {
+        let (lo, mask) = (k.lo as u32, k.mask as u64);
+        let free = mask & !(fixed >> lo);
+        let base = (value >> lo) & mask & !free;
+        let mut next = Some(0u64);
+        std::iter::from_fn(move || {
+            let sub = next?;
+            // The next subset of `free`, by the usual trick; 0 again ends.
+            next = Some(sub.wrapping_sub(free) & free).filter(|&n| n != 0);
+            Some((base | sub) as usize)
+        })
+    }
+
+    /// [`Builder::row`] in the list's order.
+    fn row_in_order(&mut self, tree: &Tree, plans: &[Plan], at: u32) -> [u16; 2] {
         let mut row = [NO_PROBE; 2];
         let Some(&len) = tree.lists.get(at as usize) else { return row };
         let cands = tree.lists.get(at as usize + 1..at as usize + 1 + len as usize).unwrap_or(&[]);
@@ -785,6 +881,82 @@ mod tests {
         assert_eq!(decode(0x1000_0301), Some(Inst { leaf: 1, len: 4, bits: 0x1000_0301 }));
         assert_eq!(decode(0x1000_0501), None, "asked value: the general tables decide");
         assert_eq!(decode(0x1000_0300), None, "condition fails, and leaf 2 has no probe");
+    }
+
+    /// One class, two leaves under root value 1 (bits 28..32): leaf 0 with
+    /// bits 0..4 fixed to 9 and nothing else to check, leaf 1 with an
+    /// operand in bits 0..4 whose valid values are `valid`'s bits.
+    fn specific_then_general(valid: u64) -> Dispatch {
+        let mut slots = vec![3; 16];
+        slots[1] = 0;
+        let tree = Tree {
+            root: NODE,
+            nodes: leak(vec![Node { lo: 28, width: 4, first: 0 }]),
+            slots: leak(slots),
+            lists: leak(vec![2, 0, 1, 0]),
+        };
+        let plan = |mask, value, operands| Plan {
+            mask,
+            value,
+            units: 0,
+            requires: 0,
+            operands,
+            choice: 0,
+            flags: 0,
+            then: 32,
+            otherwise: 32,
+        };
+        Dispatch {
+            gen_bounds: &[],
+            trees: leak(vec![tree]),
+            plans: leak(vec![plan(0xf000_000f, 0x1000_0009, 0), plan(0xf000_0000, 0x1000_0000, 1)]),
+            units: leak(vec![unit(0, 4, 0, NO_ASK)]),
+            ranges: &[],
+            bitmaps: leak(vec![valid]),
+            subs: &[],
+            cuts: &[],
+            direct: Direct::empty(),
+        }
+    }
+
+    #[test]
+    fn the_general_leaf_is_tried_first_where_the_order_changes_no_answer() {
+        // Value 9 is not a valid operand of leaf 1: a word leaf 0 takes is
+        // never leaf 1's, so leaf 1, which most words are, goes first, its
+        // verdict on 9 a failure that hands the word on to leaf 0.
+        let d = specific_then_general(0xffff & !(1 << 9));
+        let direct = build(&d.trees[0], &d, 2);
+        let entries = direct.entries_of(0);
+        let (first, second) =
+            (direct.probes[(entries[1] & 0xffff) as usize], direct.probes[(entries[1] >> 16) as usize]);
+        assert_eq!((first.leaf, second.leaf), (1, 0));
+        let mut verdicts = vec![0; 16];
+        verdicts[9] = F | I;
+        assert_eq!(key(&direct, &first, 0), ((0, 4), verdicts));
+        let decode = |w: u64| direct.decode(entries, w);
+        assert_eq!(decode(0x1000_0009), Some(Inst { leaf: 0, len: 4, bits: 0x1000_0009 }));
+        assert_eq!(decode(0x1000_0003), Some(Inst { leaf: 1, len: 4, bits: 0x1000_0003 }));
+        assert_eq!(decode(0x2000_0003), None);
+
+        // Where 9 is valid for leaf 1 too, only the list's order is right.
+        let d = specific_then_general(0xffff);
+        let direct = build(&d.trees[0], &d, 2);
+        let entries = direct.entries_of(0);
+        let (first, second) =
+            (direct.probes[(entries[1] & 0xffff) as usize], direct.probes[(entries[1] >> 16) as usize]);
+        assert_eq!((first.leaf, second.leaf), (0, 1));
+        assert_eq!(direct.decode(entries, 0x1000_0009), Some(Inst { leaf: 0, len: 4, bits: 0x1000_0009 }));
+        assert_eq!(direct.decode(entries, 0x1000_0003), Some(Inst { leaf: 1, len: 4, bits: 0x1000_0003 }));
+    }
+
+    #[test]
+    fn the_free_values_of_a_run_are_every_one_the_fixed_bits_allow() {
+        let k = Key::new(4, 4, 0).unwrap();
+        let mut got: Vec<usize> = Builder::indices(&k, (0b1010_0000, 0b1000_0000)).collect();
+        got.sort();
+        assert_eq!(got, vec![0b1000, 0b1001, 0b1100, 0b1101]);
+        assert_eq!(Builder::indices(&k, (0xf0, 0x50)).collect::<Vec<_>>(), vec![5], "all fixed: one value");
+        assert_eq!(Builder::indices(&k, (0, 0)).count(), 16, "none fixed: every value");
     }
 
     #[test]
