@@ -819,19 +819,25 @@ mod tests {
         Unit { lo, width, range_start: 0, range_len: 1, bitmap, ask, sub: NO_ASK, case: 0, field: NO_FIELD }
     }
 
+    /// A tree whose root switches on bits 28..32: value 1 leads to the
+    /// candidate list at 0 in `lists`, every other value to the one at 3.
+    fn root_tree(lists: Vec<u16>) -> Tree {
+        let mut slots = vec![3; 16];
+        slots[1] = 0;
+        Tree {
+            root: NODE,
+            nodes: leak(vec![Node { lo: 28, width: 4, first: 0 }]),
+            slots: leak(slots),
+            lists: leak(lists),
+        }
+    }
+
     /// One class, three leaves under root value 1 (bits 28..32): leaf 0
     /// absent from the class, leaf 1 with a condition (bit 0 set), an
     /// operand any value of which is valid (bits 4..6) and one whose value
     /// 5 a second table decides (bits 8..10), leaf 2 too wide for a probe.
     fn dispatch() -> Dispatch {
-        let mut slots = vec![3; 16];
-        slots[1] = 0;
-        let tree = Tree {
-            root: NODE,
-            nodes: leak(vec![Node { lo: 28, width: 4, first: 0 }]),
-            slots: leak(slots),
-            lists: leak(vec![3, 0, 1, 2, 0]),
-        };
+        let tree = root_tree(vec![3, 0, 1, 2, 0]);
         let plan = |flags, requires, operands| Plan {
             mask: 0xf000_0000,
             value: 0x1000_0000,
@@ -887,14 +893,7 @@ mod tests {
     /// bits 0..4 fixed to 9 and nothing else to check, leaf 1 with an
     /// operand in bits 0..4 whose valid values are `valid`'s bits.
     fn specific_then_general(valid: u64) -> Dispatch {
-        let mut slots = vec![3; 16];
-        slots[1] = 0;
-        let tree = Tree {
-            root: NODE,
-            nodes: leak(vec![Node { lo: 28, width: 4, first: 0 }]),
-            slots: leak(slots),
-            lists: leak(vec![2, 0, 1, 0]),
-        };
+        let tree = root_tree(vec![2, 0, 1, 0]);
         let plan = |mask, value, operands| Plan {
             mask,
             value,
