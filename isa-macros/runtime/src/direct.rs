@@ -1,7 +1,9 @@
 //! The decoder's first try: per generation class, a flat copy of the
 //! decision tree whose ends name the first two leaves of their candidate
 //! list as *probes*, each a leaf's identifying bits, the keys to its checks
-//! and its length in one cache line.
+//! and its length in one cache line. Where no word can pass both, the
+//! likelier is tried first (the generator's `direct` module says when the
+//! order changes no answer).
 //!
 //! The general tables ([`crate::Dispatch`]) describe every leaf, whatever its
 //! shape: a plan says which of several kinds of check to run, and decoding
