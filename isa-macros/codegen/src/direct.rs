@@ -233,21 +233,29 @@ impl<'a> Builder<'a> {
         }
         let k = b.keys.iter().position(|k| self.always(k, both, Key::FAILS | Key::INVALID))?;
         let key = b.keys[k];
-        let mut table = self.verdicts.get(key.at as usize..=key.at as usize + key.mask as usize)?.to_vec();
+        let mut table = self.verdicts_of(&key)?.to_vec();
         for i in Builder::indices(&key, both) {
             table[i] |= Key::FAILS;
         }
         b.keys[k].at = intern(&mut self.verdicts, &mut self.verdicts_at, table);
-        let first = match self.probe_at.get(b) {
-            Some(&i) => i,
-            None => {
-                let i = u16::try_from(self.probes.len()).ok().filter(|&i| i < 1 << 15)?;
-                self.probes.push(*b);
-                self.probe_at.insert(*b, i);
-                i
-            }
-        };
-        Some([first, row[0]])
+        Some([self.intern_probe(*b)?, row[0]])
+    }
+
+    /// The index of `probe` in [`Builder::probes`], added if new; `None`
+    /// past 2^15 probes (two fit an entry without its node bit).
+    fn intern_probe(&mut self, probe: Probe) -> Option<u16> {
+        if let Some(&i) = self.probe_at.get(&probe) {
+            return Some(i);
+        }
+        let i = u16::try_from(self.probes.len()).ok().filter(|&i| i < 1 << 15)?;
+        self.probes.push(probe);
+        self.probe_at.insert(probe, i);
+        Some(i)
+    }
+
+    /// Key `k`'s verdicts, one per value of its run.
+    fn verdicts_of(&self, k: &Key) -> Option<&[u8]> {
+        self.verdicts.get(k.at as usize..=k.at as usize + k.mask as usize)
     }
 
     /// The base-2 logarithm of the share of random words that pass `p`'s
@@ -256,7 +264,7 @@ impl<'a> Builder<'a> {
     fn odds(&self, p: &Probe) -> f64 {
         let mut log = -(p.mask.count_ones() as f64);
         for k in p.keys.iter().filter(|k| k.mask != 0) {
-            let table = self.verdicts.get(k.at as usize..=k.at as usize + k.mask as usize).unwrap_or(&[]);
+            let table = self.verdicts_of(k).unwrap_or(&[]);
             let pass = table.iter().filter(|&&v| v & Key::FAILS == 0).count();
             log += (pass.max(1) as f64 / (k.mask as f64 + 1.0)).log2();
         }
@@ -266,8 +274,8 @@ impl<'a> Builder<'a> {
     /// Whether key `k`'s verdict holds one of `flags` for every value its
     /// run may hold in a word whose bits `fixed` are `value` (`both`).
     fn always(&self, k: &Key, both: (u64, u64), flags: u8) -> bool {
-        k.mask != 0
-            && Builder::indices(k, both).all(|i| self.verdicts.get(k.at as usize + i).is_some_and(|v| v & flags != 0))
+        let Some(table) = self.verdicts_of(k).filter(|_| k.mask != 0) else { return false };
+        Builder::indices(k, both).all(|i| table.get(i).is_some_and(|v| v & flags != 0))
     }
 
     /// The values of key `k`'s run in the words whose bits `fixed` are
@@ -490,14 +498,7 @@ impl<'a> Builder<'a> {
             asks_len: u8::try_from(asks.len()).ok()?,
             asks: u16::try_from(intern(&mut self.asks, &mut self.asks_at, asks)).ok()?,
         };
-        if let Some(&i) = self.probe_at.get(&probe) {
-            return Some(i);
-        }
-        // Below 2^15: two fit an entry without its node bit.
-        let i = u16::try_from(self.probes.len()).ok().filter(|&i| i < 1 << 15)?;
-        self.probes.push(probe);
-        self.probe_at.insert(probe, i);
-        Some(i)
+        self.intern_probe(probe)
     }
 
     /// The [`Ask`]s judging the values unit `u` leaves to a second table,
