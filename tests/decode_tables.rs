@@ -2,7 +2,7 @@
 //! instruction or the same error, for random instructions of every opcode and
 //! for random words, in every generation (and between the named ones).
 
-use isa_runtime::{Isa, TestRng, mask_of};
+use isa_runtime::{DecodeError, Isa, TestRng, mask_of};
 
 fn gens(isa: &Isa) -> Vec<u32> {
     let mut g: Vec<u32> = isa.gens.iter().flat_map(|g| [g.value, g.value + 30]).collect();
@@ -358,4 +358,37 @@ fn a_whole_sixteen_bit_immediate_is_tabulated_and_exact() {
         println!("{b}");
     }
     assert!(bad.is_empty(), "{} disagreements", bad.len());
+}
+
+/// A word the tables leave whole to the reference semantics decodes as the
+/// reference decodes it, its instruction picked among the decision tree's
+/// candidates rather than by scanning every leaf: a GFX7 FLAT atomic without
+/// `glc` ignores its destination, whose bits here name `v[255:256]`, no
+/// register pair (the tables check the field; the reference, seeing it
+/// ignored, does not); and two invalid words, one no instruction's, one with
+/// a literal holding an inline constant's value.
+#[test]
+fn words_the_tables_leave_decode_as_the_reference_does() {
+    let isa = &isa_specs::gcn::ISA;
+    let gfx7 = isa.gen_by_name("gfx7").expect("gfx7");
+    let atomic = u64::from_le_bytes([0x00, 0x00, 0x68, 0xdd, 0x94, 0x31, 0x00, 0xff]);
+    assert_eq!(isa.decode_by_tables(atomic as u128, gfx7), None, "the tables leave it");
+    let inst = isa.decode(atomic as u128, gfx7).expect("it decodes");
+    assert_eq!(isa.leaves[inst.leaf as usize].name, "flat_atomic_or_x2");
+    assert_eq!(isa.print(&inst, gfx7), "flat_atomic_or_x2 v[148:149], v[49:50]");
+    // No instruction; a literal holding an inline constant's value.
+    let words: [&[u8]; 3] = [
+        &atomic.to_le_bytes(),
+        &[0x82, 0xb7, 0x0e, 0xee, 0x7f, 0x1a, 0x50, 0x39],
+        &[0xff, 0x02, 0x02, 0x7e, 0, 0, 0, 0],
+    ];
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes")) as u128;
+    assert!(matches!(isa.decode(word(words[1]), gfx7), Err(DecodeError::NoMatch { .. })));
+    assert!(matches!(isa.decode(word(words[2]), gfx7), Err(DecodeError::BadOperand { .. })));
+    for bytes in words {
+        let word = word(bytes);
+        let reference = isa.decode_reference(word, gfx7);
+        assert_eq!(isa.decode(word, gfx7), reference, "{bytes:02x?}");
+        assert_eq!(isa.decode_bytes(bytes, gfx7), reference.map(|i| (i, i.len_bytes())), "{bytes:02x?}");
+    }
 }

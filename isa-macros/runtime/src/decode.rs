@@ -53,9 +53,38 @@ impl Isa {
         let bits = bits & mask_of(0, width);
         let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
         let len_bits = self.length_of(leaf, bits, gen_)?;
+        self.checked(leaf, len_bits, bits, gen_, false)
+    }
+
+    /// What [`Isa::decode_reference`] says of a word the tables leave to it
+    /// (an invalid one, among others), the instruction picked among the
+    /// decision tree's candidates and its operands' forms through the
+    /// trees. The same answer: the candidates are every leaf whose
+    /// identifying bits may match, in priority order. Scanning every leaf
+    /// of GCN (each variable length evaluated) took some 30 microseconds a
+    /// word, which a disassembler met on every invalid word of its input.
+    fn decode_generally(&self, bits: Bits, gen_: u32) -> Result<Inst, DecodeError> {
+        let width = self.groups[0].bits;
+        let bits = bits & mask_of(0, width);
+        let leaf = self.pick_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
+        let len_bits = self.length_of(leaf, bits, gen_)?;
+        self.checked(leaf, len_bits, bits, gen_, true)
+    }
+
+    /// [`Isa::select_instruction`] through the decision tree, when there is
+    /// one.
+    fn pick_instruction(&self, bits: Bits, gen_: u32) -> Option<u16> {
+        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
+        let mut path = [Step::top(0, 0)];
+        self.pick_leaf(&mut env, &mut path, 0, 0, (0, &[]), 0)
+    }
+
+    /// The instruction `leaf`, `len_bits` long, of the word `bits`, once its
+    /// operands are checked (`fast`: their forms chosen through the trees).
+    fn checked(&self, leaf: u16, len_bits: u32, bits: Bits, gen_: u32, fast: bool) -> Result<Inst, DecodeError> {
         let inst = Inst { leaf, len: (len_bits / 8) as u8, bits: bits & mask_of(0, len_bits) };
         let mut path = [Step::top(leaf, 0); MAX_DEPTH];
-        self.check_leaf(&inst, gen_, &mut path, 0, false)?;
+        self.check_leaf(&inst, gen_, &mut path, 0, fast)?;
         Ok(inst)
     }
 
@@ -612,7 +641,7 @@ impl Decoder<'_> {
         {
             return Ok(inst);
         }
-        isa.decode_reference(bits, self.gen_)
+        isa.decode_generally(bits, self.gen_)
     }
 
     /// Decodes from bytes in memory order; returns the instruction and its
@@ -661,21 +690,26 @@ impl Decoder<'_> {
 }
 
 impl Isa {
-    /// [`Decoder::decode_bytes`] without the tables: the errors, and what
-    /// the tables leave to the reference decoder.
+    /// [`Decoder::decode_bytes`] for what the tables leave (see
+    /// [`Isa::decode_generally`]): the errors, a truncated instruction
+    /// among them.
     fn decode_bytes_slowly(&self, bytes: &[u8], bits: Bits, gen_: u32) -> Result<(Inst, usize), DecodeError> {
-        let need = (self.min_bits() / 8) as usize;
-        if bytes.len() < need {
-            return Err(DecodeError::Truncated { have: bytes.len(), need });
-        }
         let width = self.groups[0].bits;
-        let leaf = self.select_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
-        let len = (self.length_of(leaf, bits, gen_)? / 8) as usize;
+        // Bytes for the widest word hold the shortest instruction, whose
+        // length is then not looked for among every leaf.
+        if bytes.len() < (width / 8) as usize {
+            let need = (self.min_bits() / 8) as usize;
+            if bytes.len() < need {
+                return Err(DecodeError::Truncated { have: bytes.len(), need });
+            }
+        }
+        let leaf = self.pick_instruction(bits, gen_).ok_or(DecodeError::NoMatch { bits, width })?;
+        let len_bits = self.length_of(leaf, bits, gen_)?;
+        let len = (len_bits / 8) as usize;
         if bytes.len() < len {
             return Err(DecodeError::Truncated { have: bytes.len(), need: len });
         }
-        let inst = self.decode_reference(bits, gen_)?;
-        Ok((inst, inst.len_bytes()))
+        Ok((self.checked(leaf, len_bits, bits, gen_, true)?, len))
     }
 }
 
