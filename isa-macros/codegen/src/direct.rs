@@ -491,7 +491,7 @@ impl<'a> Builder<'a> {
             keys,
             more_len: u8::try_from(more.len()).ok()?,
             more: intern(&mut self.more, &mut self.more_at, more),
-            always: always as u8,
+            always: if always { Key::ASKS } else { 0 },
             then,
             otherwise,
             leaf,
@@ -1141,7 +1141,7 @@ mod tests {
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
         assert_eq!((p.mask, p.value), (0xf000_0000, 0x1000_0000), "the keys' bits alone");
-        assert_eq!((p.more_len, p.always), (2, 1), "bit 50, and the operand past 4 bytes");
+        assert_eq!((p.more_len, p.always), (2, Key::ASKS), "bit 50, and the operand past 4 bytes");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.len);
         assert_eq!(decode(0x1000_0000), Some(4));
         assert_eq!(decode(0x1000_0000 | 1 << 50), Some(4), "bit 50 is the next instruction's");
@@ -1208,7 +1208,7 @@ mod tests {
         (d.units, d.bitmaps) = (leak(units.clone()), leak(bitmaps.clone()));
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.more_len, p.always), (1, 1));
+        assert_eq!((p.more_len, p.always), (1, Key::ASKS));
         assert_eq!(key(&direct, &p, 0).0, (0, 1), "the condition");
         assert_eq!(key(&direct, &p, 1).0, (8, 3), "the narrow operand");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
@@ -1222,7 +1222,7 @@ mod tests {
         (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.more_len, p.always), (2, 1));
+        assert_eq!((p.more_len, p.always), (2, Key::ASKS));
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_0301), Some(1));
         assert_eq!(decode(0x1000_0005), None, "bits 0..13 hold 5: the condition fails");
@@ -1233,7 +1233,7 @@ mod tests {
         let d = chosen_by_two();
         let direct = build(&d.trees[0], &d, 3);
         let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.more_len, p.always), (1, 1), "bits 40..42 lie past 4 bytes");
+        assert_eq!((p.more_len, p.always), (1, Key::ASKS), "bits 40..42 lie past 4 bytes");
         assert_eq!(p.keys.map(|k| k.lo), [12, 14, 0]);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w);
         // 8 bytes: bits 40..42 hold 3, which fails.

@@ -119,8 +119,10 @@ pub struct Probe {
     /// Further operand checks, from [`DirectTables::more`]`[more]`.
     pub more: u32,
     pub more_len: u8,
-    /// Whether the further checks are made whatever the keys say: it has
-    /// further parts, or asks whose asking values no key tells.
+    /// [`Key::ASKS`] when the further checks are made whatever the keys
+    /// say (it has further parts, or asks whose asking values no key
+    /// tells), else 0: or-ed into what they say, so that the usual word
+    /// is told by one test.
     pub always: u8,
     /// Its length in bytes, and when a key says [`Key::OTHERWISE`] (the
     /// same for a fixed length).
@@ -636,6 +638,10 @@ unsafe fn load<T, const TRUSTED: bool>(s: &[T], i: usize) -> Option<&T> {
 pub struct Trusted<'a> {
     direct: &'a Direct,
     entries: &'a [u64],
+    /// The tables' root, copied here: a caller holding the decoder has it
+    /// one load from the word rather than two (the walk's first level
+    /// waits for it).
+    root: u64,
 }
 
 impl Trusted<'_> {
@@ -644,7 +650,7 @@ impl Trusted<'_> {
     pub fn identify(&self, word: u64) -> Option<(u16, u8)> {
         // SAFETY: `Direct::trusted` made this only for checked tables and
         // one whole class's tree.
-        unsafe { self.direct.identify_in::<true>(self.entries, word) }
+        unsafe { self.direct.identify_in::<true>(self.entries, self.root, word) }
     }
 }
 
@@ -738,7 +744,11 @@ impl Direct {
     pub fn trusted(&self, class: usize) -> Option<Trusted<'_>> {
         let entries = self.entries_of(class);
         let whole = entries.len() == self.entries_per_class as usize;
-        (whole && *self.checked.get_or_init(|| self.valid())).then_some(Trusted { direct: self, entries })
+        (whole && *self.checked.get_or_init(|| self.valid())).then_some(Trusted {
+            direct: self,
+            entries,
+            root: self.root,
+        })
     }
 
     /// The entry of [`DirectTables::entries`] that switches on `width` bits (1
@@ -773,7 +783,7 @@ impl Direct {
     #[inline(always)]
     pub fn identify(&self, entries: &[u64], word: u64) -> Option<(u16, u8)> {
         // SAFETY: not trusted, so checked.
-        unsafe { self.identify_in::<false>(entries, word) }
+        unsafe { self.identify_in::<false>(entries, self.root, word) }
     }
 
     /// [`Direct::identify`], without bounds checks when `TRUSTED` (a
@@ -781,11 +791,11 @@ impl Direct {
     /// it).
     ///
     /// # Safety
-    /// When `TRUSTED`, the tables must be valid ([`DirectTables::valid`])
-    /// and `entries` one class's whole tree.
+    /// When `TRUSTED`, the tables must be valid ([`DirectTables::valid`]),
+    /// `entries` one class's whole tree and `root` the tables' root.
     #[inline(always)]
-    unsafe fn identify_in<const TRUSTED: bool>(&self, entries: &[u64], word: u64) -> Option<(u16, u8)> {
-        let mut e = self.root;
+    unsafe fn identify_in<const TRUSTED: bool>(&self, entries: &[u64], root: u64, word: u64) -> Option<(u16, u8)> {
+        let mut e = root;
         while Direct::is_node(e) {
             let v = (word >> ((e >> 32) & 63)) & (e >> 48);
             // SAFETY: the caller's: a node's children lie within the tree.
@@ -828,8 +838,14 @@ impl Direct {
             return Some(Verdict::Not);
         }
         let len = if said & Key::OTHERWISE != 0 { p.otherwise } else { p.then };
+        // One test for the usual word: no key finds an operand invalid or
+        // asks, and the probe has nothing further to check whatever they say.
+        let asks = said | p.always;
+        if asks & (Key::INVALID | Key::ASKS) == 0 {
+            return Some(Verdict::Is(p.leaf, len));
+        }
         let mut valid = said & Key::INVALID == 0;
-        if p.always != 0 || said & Key::ASKS != 0 {
+        if asks & Key::ASKS != 0 {
             valid &= unsafe { self.further::<TRUSTED>(p, word & len_mask(len)) }?;
         }
         Some(if valid { Verdict::Is(p.leaf, len) } else { Verdict::Unsure })
@@ -840,8 +856,30 @@ impl Direct {
     ///
     /// # Safety
     /// When `TRUSTED`, the tables must be valid and `p` one of their probes.
-    #[inline(never)]
+    #[inline(always)]
     unsafe fn further<const TRUSTED: bool>(&self, p: &Probe, own: u64) -> Option<bool> {
+        let bm = self.bitmaps;
+        // One ask and no further part (a literal's value): the loop below
+        // without its bookkeeping.
+        if p.more_len == 0 && p.asks_len == 1 {
+            // SAFETY: the caller's: a valid table's probe names asks that
+            // exist, whose bitmaps and cut points do too.
+            let a = unsafe { load::<Ask, TRUSTED>(self.asks, p.asks as usize) }?;
+            if unsafe { a.any.holds_in::<TRUSTED>(bm, own) } == 0 {
+                return Some(true);
+            }
+            let cuts = unsafe { tail::<u64, TRUSTED>(self.cuts, a.cuts as usize) }?;
+            return Some(unsafe { a.holds_in::<TRUSTED>(bm, cuts, own) } != 0);
+        }
+        unsafe { self.further_generally::<TRUSTED>(p, own) }
+    }
+
+    /// [`Direct::further`] for several asks or further parts.
+    ///
+    /// # Safety
+    /// As [`Direct::further`].
+    #[inline(never)]
+    unsafe fn further_generally<const TRUSTED: bool>(&self, p: &Probe, own: u64) -> Option<bool> {
         let bm = self.bitmaps;
         let mut valid = true;
         // SAFETY (here and below): the caller's: valid tables' probes name
@@ -905,9 +943,10 @@ pub(crate) fn inst_of(leaf: u16, len: u8, word: u64) -> Inst {
 #[inline(always)]
 pub(crate) fn len_mask(len: u8) -> u64 {
     /// By length in bytes, 8 and over all ones: a load, not a branch and a
-    /// shift.
-    const MASKS: [u64; 9] = {
-        let mut m = [!0u64; 9];
+    /// shift, and one for every byte value, so that the index needs no
+    /// bound (2 KiB, of which a word reads the first cache line).
+    static MASKS: [u64; 256] = {
+        let mut m = [!0u64; 256];
         let mut k = 0;
         while k < 8 {
             m[k] = (1 << (k * 8)) - 1;
@@ -915,7 +954,7 @@ pub(crate) fn len_mask(len: u8) -> u64 {
         }
         m
     };
-    MASKS[(len as usize).min(8)]
+    MASKS[len as usize]
 }
 
 #[cfg(test)]
@@ -939,7 +978,7 @@ mod tests {
             keys,
             more: 0,
             more_len,
-            always: (more_len != 0) as u8,
+            always: if more_len != 0 { Key::ASKS } else { 0 },
             then: 4,
             otherwise: 4,
             leaf,
