@@ -636,12 +636,11 @@ unsafe fn load<T, const TRUSTED: bool>(s: &[T], i: usize) -> Option<&T> {
 /// Only [`Direct::trusted`] makes one.
 #[derive(Debug, Clone, Copy)]
 pub struct Trusted<'a> {
-    direct: &'a Direct,
+    /// The tables, copied here: a caller holding the decoder reads their
+    /// root and where the probes and verdicts lie one load from it rather
+    /// than two (the walk's first level waits for the root).
+    tables: DirectTables,
     entries: &'a [u64],
-    /// The tables' root, copied here: a caller holding the decoder has it
-    /// one load from the word rather than two (the walk's first level
-    /// waits for it).
-    root: u64,
 }
 
 impl Trusted<'_> {
@@ -650,7 +649,7 @@ impl Trusted<'_> {
     pub fn identify(&self, word: u64) -> Option<(u16, u8)> {
         // SAFETY: `Direct::trusted` made this only for checked tables and
         // one whole class's tree.
-        unsafe { self.direct.identify_in::<true>(self.entries, self.root, word) }
+        unsafe { self.tables.identify_in::<true>(self.entries, word) }
     }
 }
 
@@ -744,11 +743,7 @@ impl Direct {
     pub fn trusted(&self, class: usize) -> Option<Trusted<'_>> {
         let entries = self.entries_of(class);
         let whole = entries.len() == self.entries_per_class as usize;
-        (whole && *self.checked.get_or_init(|| self.valid())).then_some(Trusted {
-            direct: self,
-            entries,
-            root: self.root,
-        })
+        (whole && *self.checked.get_or_init(|| self.valid())).then_some(Trusted { tables: self.tables, entries })
     }
 
     /// The entry of [`DirectTables::entries`] that switches on `width` bits (1
@@ -783,19 +778,21 @@ impl Direct {
     #[inline(always)]
     pub fn identify(&self, entries: &[u64], word: u64) -> Option<(u16, u8)> {
         // SAFETY: not trusted, so checked.
-        unsafe { self.identify_in::<false>(entries, self.root, word) }
+        unsafe { self.identify_in::<false>(entries, word) }
     }
+}
 
+impl DirectTables {
     /// [`Direct::identify`], without bounds checks when `TRUSTED` (a
     /// word's decoding is a few loads, and checking each cost a tenth of
     /// it).
     ///
     /// # Safety
-    /// When `TRUSTED`, the tables must be valid ([`DirectTables::valid`]),
-    /// `entries` one class's whole tree and `root` the tables' root.
+    /// When `TRUSTED`, the tables must be valid ([`DirectTables::valid`])
+    /// and `entries` one class's whole tree.
     #[inline(always)]
-    unsafe fn identify_in<const TRUSTED: bool>(&self, entries: &[u64], root: u64, word: u64) -> Option<(u16, u8)> {
-        let mut e = root;
+    unsafe fn identify_in<const TRUSTED: bool>(&self, entries: &[u64], word: u64) -> Option<(u16, u8)> {
+        let mut e = self.root;
         while Direct::is_node(e) {
             let v = (word >> ((e >> 32) & 63)) & (e >> 48);
             // SAFETY: the caller's: a node's children lie within the tree.
