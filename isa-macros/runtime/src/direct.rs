@@ -871,10 +871,10 @@ impl DirectTables {
         unsafe { self.further_generally::<TRUSTED>(p, own) }
     }
 
-    /// [`Direct::further`] for several asks or further parts.
+    /// [`DirectTables::further`] for several asks or further parts.
     ///
     /// # Safety
-    /// As [`Direct::further`].
+    /// As [`DirectTables::further`].
     #[inline(never)]
     unsafe fn further_generally<const TRUSTED: bool>(&self, p: &Probe, own: u64) -> Option<bool> {
         let bm = self.bitmaps;
