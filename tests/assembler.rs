@@ -183,3 +183,38 @@ fn an_assembler_reads_lines_whose_bits_the_text_leaves_to_conditions() {
         }
     }
 }
+
+/// Numbers in texts of a shape met before (a literal dword, `0x#`; a DS
+/// offset, ` offset:#`) are read by putting each line's own number where
+/// the first line's went, and held to llvm-mc 14's encodings
+/// (`llvm-mc -arch=amdgcn -mcpu=tonga -show-encoding`). A number its form
+/// refuses is no guess kept: `0x40` is the inline constant 64, as llvm-mc
+/// reads it, and an offset past 16 bits is the error `Isa::assemble_in`
+/// gives (llvm-mc too refuses it).
+#[test]
+fn an_assembler_reads_numbers_by_the_shape_of_their_text() {
+    const LINES: &[(&str, &[u8])] = &[
+        ("v_trunc_f32_e32 v1, 0x3f30a863", &[0xff, 0x38, 0x02, 0x7e, 0x63, 0xa8, 0x30, 0x3f]),
+        ("v_trunc_f32_e32 v2, 0x12345678", &[0xff, 0x38, 0x04, 0x7e, 0x78, 0x56, 0x34, 0x12]),
+        ("v_trunc_f32_e32 v3, 0xd047bcbc", &[0xff, 0x38, 0x06, 0x7e, 0xbc, 0xbc, 0x47, 0xd0]),
+        ("v_trunc_f32_e32 v4, 0x40", &[0xc0, 0x38, 0x08, 0x7e]),
+        ("ds_write_b32 v1, v2 offset:19052", &[0x6c, 0x4a, 0x1a, 0xd8, 0x01, 0x02, 0x00, 0x00]),
+        ("ds_write_b32 v3, v4 offset:26", &[0x1a, 0x00, 0x1a, 0xd8, 0x03, 0x04, 0x00, 0x00]),
+        ("s_add_u32 s1, s2, 0x9abcdef0", &[0x02, 0xff, 0x01, 0x80, 0xf0, 0xde, 0xbc, 0x9a]),
+        ("s_add_u32 s3, s4, 0x1234", &[0x04, 0xff, 0x03, 0x80, 0x34, 0x12, 0x00, 0x00]),
+    ];
+    let isa = &isa_specs::gcn::ISA;
+    let g = isa.gen_by_name("gfx8").expect("gfx8");
+    let mut asm = isa.assembler(g, 0);
+    for &(line, bytes) in LINES {
+        let want = bytes.iter().rev().fold(0u128, |v, &b| v << 8 | b as u128);
+        assert_eq!(asm.assemble(line), Ok((want, bytes.len() as u32 * 8)), "`{line}`");
+    }
+    // The second and third literal, the second offset and the second
+    // scalar literal: their shapes were met, their texts were not.
+    assert_eq!(asm.shaped_operands(), 4);
+    let wide = "ds_write_b32 v3, v4 offset:70000";
+    let refused = asm.assemble(wide);
+    assert!(refused.is_err(), "`{wide}` gave {refused:?}");
+    assert_eq!(refused, isa.assemble_in(wide, g, 0));
+}

@@ -213,6 +213,12 @@ impl Assembler<'_> {
         self.recalled
     }
 
+    /// How many operands of those lines were read by the shape of their
+    /// text, a number in a text of a shape met before (see `crate::shape`).
+    pub fn shaped_operands(&self) -> u64 {
+        self.recall.shaped()
+    }
+
     /// The bits and width of `t` when it is an instruction as the printer
     /// writes it (see the module documentation).
     fn read_canonical(&mut self, t: &str) -> Option<(Bits, u32)> {

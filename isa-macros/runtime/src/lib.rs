@@ -37,6 +37,7 @@ mod print;
 mod print_plan;
 mod recall;
 mod sample;
+mod shape;
 mod tables;
 mod wide;
 

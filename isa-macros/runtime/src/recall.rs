@@ -12,11 +12,14 @@
 //! absolute-value bits). A later line of an instruction is then read along
 //! the printer's resolved pieces of its template ([`crate::print_plan`]):
 //! text compared as it is, a scalar field read in the one way the printer
-//! writes it, an operand looked up by its text. An operand text not met
-//! before (or one in a context too wide to remember: a literal), and a
-//! field the pieces leave to the tables (one computed from others), is
-//! read the long way on its own text, and a line kept teaches what its
-//! operands were read as. Where a field's text could end in several places
+//! writes it, an operand looked up by its text. In a context too wide to
+//! remember every text (a literal, a 16-bit offset), a text not met before
+//! is read by its shape, when one was met: its number put where the
+//! number of an earlier text of that shape went ([`crate::shape`]). Any
+//! other operand text not met before, and a field the pieces leave to the
+//! tables (one computed from others), is read the long way on its own
+//! text, and a line kept teaches what its operands were read as, and the
+//! shapes of their texts. Where a field's text could end in several places
 //! (one followed by a field whose text may be empty or start with a space:
 //! `ds_write_b32 v1, v2 offset:16`), each is tried, shortest first. The
 //! bits are a guess like any other, kept only when the assembler confirms
@@ -37,6 +40,7 @@ use crate::canonical::{Memory, Read, values};
 use crate::eval::{Env, Given};
 use crate::memo::MAX_PARAMS;
 use crate::print_plan::{Arg, PrintPlans, Then};
+use crate::shape::{Shape, Shaped, shape_of, shaped_from};
 use crate::tables::{Isa, Range, Ty};
 
 /// Most operand texts remembered in all (at some hundred bytes each, a few
@@ -72,17 +76,35 @@ pub(crate) struct Recall {
     texts: Vec<Texts>,
     /// By context, how many it may remember.
     capacity: Vec<usize>,
+    /// By context, whether it may hold more texts than it remembers (a
+    /// wide word or a wide parameter): those are read by their shapes too
+    /// (see [`crate::shape`]).
+    shaped: Vec<bool>,
+    /// The shapes learned, by context and shape.
+    shapes: Shapes,
     /// Readings remembered in all.
     entries: usize,
     /// What the line being read teaches once it is kept: operands read
     /// the long way, as (context, start and end in the line, reading).
     pending: Vec<(u32, u32, u32, Learned)>,
+    /// The shapes it teaches, by context.
+    shaping: Vec<(u32, Shape, Shaped)>,
+    /// Operands read by their shapes in the line read last, and in the
+    /// lines kept.
+    by_shape: (u32, u64),
     /// The case [`Recall::read`] read last.
     last: (u16, u16),
 }
 
 /// The readings remembered in one operand context, by text.
 type Texts = HashMap<Text, Learned, BuildHasherDefault<TextHasher>>;
+
+/// The shapes learned, by context and shape.
+type Shapes = HashMap<(u32, Shape), Shaped, BuildHasherDefault<TextHasher>>;
+
+/// Most shapes remembered in all: a context has a few (`0x#`, `-0x#`,
+/// ` offset:#`), a target a few hundred contexts.
+const SHAPES: usize = 4096;
 
 /// An operand text as a key of [`Texts`], held in the table's own slot: a
 /// lookup reads one place and compares three words, where a text of its
@@ -275,8 +297,12 @@ impl Recall {
             contexts: HashMap::default(),
             texts: Vec::new(),
             capacity: Vec::new(),
+            shaped: Vec::new(),
+            shapes: HashMap::default(),
             entries: 0,
             pending: Vec::new(),
+            shaping: Vec::new(),
+            by_shape: (0, 0),
             last: (0, 0),
         }
     }
@@ -287,6 +313,7 @@ impl Recall {
     /// not follow the pieces.
     pub fn read(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], memory: &mut Memory) -> Option<Read> {
         self.pending.clear();
+        self.shaping.clear();
         memory.forget_after(0);
         self.prepare(isa, leaf, case);
         let how = (self.gen_, self.syntax);
@@ -304,11 +331,22 @@ impl Recall {
             leaf_case: (leaf, case),
             text,
             texts: &self.texts,
+            shaped: &self.shaped,
+            shapes: &self.shapes,
             memory,
             pending: &mut self.pending,
+            shaping: &mut self.shaping,
+            by_shape: 0,
             budget: BUDGET,
         };
-        line.parts(parts, 0, read)
+        let found = line.parts(parts, 0, read);
+        self.by_shape.0 = line.by_shape;
+        found
+    }
+
+    /// How many operands of the lines kept were read by their shapes.
+    pub fn shaped(&self) -> u64 {
+        self.by_shape.1
     }
 
     /// Remembers what the line [`Recall::read`] read last taught, now that
@@ -318,6 +356,7 @@ impl Recall {
         if let Some(Some(plan)) = self.quick.get_mut(leaf as usize).and_then(|c| c.get_mut(case as usize)) {
             plan.kept = plan.kept.saturating_add(1);
         }
+        self.by_shape.1 += self.by_shape.0 as u64;
         self.commit(text);
     }
 
@@ -330,6 +369,11 @@ impl Recall {
             }
         }
         self.pending.clear();
+        for (at, shape, s) in self.shaping.drain(..) {
+            if self.shapes.len() < SHAPES {
+                self.shapes.entry((at, shape)).or_insert(s);
+            }
+        }
     }
 
     /// Remembers the operand texts of `text`, which the long way read as
@@ -340,14 +384,18 @@ impl Recall {
         let Some(plan) = &self.quick[leaf as usize][case as usize] else { return };
         let spans = memory.spans();
         self.pending.clear();
+        self.shaping.clear();
         for part in plan.parts.iter() {
             let Next::Operand(op) = &part.then else { continue };
             let Some(span) = spans.get(op.field as usize) else { continue };
-            if span.start <= span.end
-                && span.end as usize <= text.len()
-                && let Some(l) = learned_from(op, read.bits, span.named)
-            {
+            let Some(t) = text.get(span.start as usize..span.end as usize) else { continue };
+            if let Some(l) = learned_from(op, read.bits, span.named) {
                 self.pending.push((op.texts, span.start, span.end, l));
+            }
+            if self.shaped[op.texts as usize]
+                && let Some(s) = shaping(op, t, read.bits, span.named)
+            {
+                self.shaping.push(s);
             }
         }
         self.commit(text);
@@ -374,7 +422,8 @@ impl Recall {
         if cases[case as usize].is_some() {
             return;
         }
-        let (contexts, texts, capacity) = (&mut self.contexts, &mut self.texts, &mut self.capacity);
+        let (contexts, texts, capacity, shaped) =
+            (&mut self.contexts, &mut self.texts, &mut self.capacity, &mut self.shaped);
         let pieces = self.plans.get(isa, leaf, case, self.syntax);
         let parts = resolve(isa, self.gen_, (leaf, case), pieces, &mut |c| {
             let n = contexts.len() as u32;
@@ -385,6 +434,7 @@ impl Recall {
                 let params = c.params.iter().map(|p| p.1 as u32).filter(|&w| w <= MAX_PARAM_BITS);
                 let bits = isa.groups[c.group as usize].bits + params.sum::<u32>();
                 capacity.push(if bits <= NARROW_BITS { 1 << bits } else { WIDE_CAPACITY });
+                shaped.push(bits > NARROW_BITS || c.params.iter().any(|p| p.1 as u32 > MAX_PARAM_BITS));
             }
             at
         });
@@ -405,8 +455,13 @@ struct Line<'a> {
     leaf_case: (u16, u16),
     text: &'a [u8],
     texts: &'a [Texts],
+    shaped: &'a [bool],
+    shapes: &'a Shapes,
     memory: &'a mut Memory,
     pending: &'a mut Vec<(u32, u32, u32, Learned)>,
+    shaping: &'a mut Vec<(u32, Shape, Shaped)>,
+    /// Operands read by their shapes on the way that reads the line.
+    by_shape: u32,
     /// Places left to try a field's text at (see [`BUDGET`]).
     budget: u32,
 }
@@ -474,6 +529,16 @@ impl Line<'_> {
                                 return Some(done);
                             }
                             tried |= 1u64.checked_shl(n as u32).unwrap_or(0);
+                        } else if self.shaped[op.texts as usize]
+                            && let Some((shape, number)) = shape_of(&rest[..n])
+                            && let Some(s) = self.shapes.get(&(op.texts, shape))
+                            && let Some(r) = crate::shape::apply(op.ranges, &op.params, s, number, read)
+                            && let Some(done) = self.parts(after_it, pos + n, r)
+                        {
+                            // Not marked tried: the long way may read the
+                            // text otherwise (a number its form refuses).
+                            self.by_shape += 1;
+                            return Some(done);
                         }
                     }
                     for n in op.until.ends(rest) {
@@ -486,14 +551,20 @@ impl Line<'_> {
                         let waiting = self.memory.waiting();
                         let Some(r) = self.long_way(op.field, &rest[..n], read) else { continue };
                         let named = self.memory.spans().get(op.field as usize).map_or(0, |s| s.named);
-                        let pending = self.pending.len();
+                        let (pending, shapes) = (self.pending.len(), self.shaping.len());
                         if let Some(l) = learned_from(op, r.bits, named) {
                             self.pending.push((op.texts, pos as u32, (pos + n) as u32, l));
+                        }
+                        if self.shaped[op.texts as usize]
+                            && let Some(s) = shaping(op, &rest[..n], r.bits, named)
+                        {
+                            self.shaping.push(s);
                         }
                         if let Some(done) = self.parts(after_it, pos + n, r) {
                             return Some(done);
                         }
                         self.pending.truncate(pending);
+                        self.shaping.truncate(shapes);
                         self.memory.forget_after(waiting);
                     }
                     return None;
@@ -652,6 +723,14 @@ fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
         }
     }
     (named & !covered == 0).then_some(l)
+}
+
+/// The shape operand `op`'s text `text` teaches, read the long way to the
+/// instruction's bits `bits`, `named` of them bound by it (see
+/// [`crate::shape`]).
+fn shaping(op: &Operand, text: &[u8], bits: Bits, named: Bits) -> Option<(u32, Shape, Shaped)> {
+    let (shape, number) = shape_of(text)?;
+    Some((op.texts, shape, shaped_from(op.ranges, &op.params, (bits, named), number)?))
 }
 
 /// A hasher for short byte strings (operand texts) and small keys from the
