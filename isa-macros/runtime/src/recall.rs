@@ -337,10 +337,21 @@ impl Recall {
             pending: &mut self.pending,
             shaping: &mut self.shaping,
             by_shape: 0,
+            long: false,
             budget: BUDGET,
         };
         let found = line.parts(parts, 0, read);
         self.by_shape.0 = line.by_shape;
+        // A line whose text left the pieces before any field was read the
+        // long way cost little to try (a GCN atomic without `glc`, tried
+        // first as the case with it): only lines that cost are judged.
+        if found.is_none()
+            && !line.long
+            && line.budget > 0
+            && let Some(plan) = &mut self.quick[leaf as usize][case as usize]
+        {
+            plan.tried -= 1;
+        }
         found
     }
 
@@ -462,6 +473,8 @@ struct Line<'a> {
     shaping: &'a mut Vec<(u32, Shape, Shaped)>,
     /// Operands read by their shapes on the way that reads the line.
     by_shape: u32,
+    /// Whether a field was read the long way.
+    long: bool,
     /// Places left to try a field's text at (see [`BUDGET`]).
     budget: u32,
 }
@@ -594,6 +607,7 @@ impl Line<'_> {
 
     /// Reads all of `text` as field `field` the long way, on `read`.
     fn long_way(&mut self, field: u16, text: &[u8], read: Read) -> Option<Read> {
+        self.long = true;
         crate::canonical::read_field(self.isa, text, self.how, self.leaf_case, field, read, self.memory)
     }
 }
