@@ -5,8 +5,6 @@
 //! offset, a count); through `write!` each costs the formatting machinery's
 //! argument handling and padding logic, several times the digits' own work.
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
 /// Appends `v` in decimal.
 pub fn push_dec(out: &mut String, mut v: u64) {
     // u64::MAX has 20 digits.
@@ -34,16 +32,26 @@ pub fn push_signed(out: &mut String, v: i64) {
 /// Appends `v` in lowercase hexadecimal, without a prefix, in at least
 /// `min` digits (zeros in front; a `u64` has 16 at most).
 pub fn push_hex(out: &mut String, v: u64, min: usize) {
-    let mut buf = [b'0'; 16];
-    let mut at = buf.len();
-    let mut rest = v;
-    while rest != 0 {
-        at -= 1;
-        buf[at] = HEX[(rest & 15) as usize];
-        rest >>= 4;
-    }
-    let start = at.min(buf.len() - min.clamp(1, buf.len()));
-    push_ascii(out, &buf[start..]);
+    // All sixteen digits at once, without a loop or a branch: an
+    // assembler writes one or two 64-bit words a line.
+    let mut buf = [0u8; 16];
+    buf[..8].copy_from_slice(&hex_digits(v >> 32).to_be_bytes());
+    buf[8..].copy_from_slice(&hex_digits(v & 0xffff_ffff).to_be_bytes());
+    let used = (16 - v.leading_zeros() as usize / 4).max(min.clamp(1, buf.len()));
+    push_ascii(out, &buf[buf.len() - used..]);
+}
+
+/// The eight hex digits of the 32-bit `x`, one a byte, the most
+/// significant in the most significant byte.
+fn hex_digits(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Each nibble to a byte of its own.
+    let x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    let x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    // A byte of 10 or more carries into its high nibble when 6 is added.
+    let letters = ((x + 6 * ONES) >> 4) & ONES;
+    x + b'0' as u64 * ONES + letters * (b'a' - b'0' - 10) as u64
 }
 
 /// Appends `v` in lowercase hexadecimal after `0x`.
@@ -65,6 +73,9 @@ mod tests {
     /// extremes: each digit count and carry.
     fn samples() -> Vec<u64> {
         let mut v = vec![0, 1, 9, 10, 15, 16, u64::MAX, u64::MAX - 1, i64::MAX as u64, 1 << 63];
+        // Every hex digit in every place.
+        v.extend((0..16).map(|k| 0x0123_4567_89ab_cdef_u64.rotate_left(4 * k)));
+        v.extend((0..16).map(|k| 0xfedc_ba98_7654_3210_u64.rotate_left(4 * k)));
         let (mut p10, mut p16) = (1u64, 1u64);
         for _ in 0..20 {
             v.extend([p10.wrapping_sub(1), p10, p10.wrapping_add(1)]);
