@@ -545,7 +545,7 @@ impl Line<'_> {
                         } else if self.shaped[op.texts as usize]
                             && let Some((shape, number)) = shape_of(&rest[..n])
                             && let Some(s) = self.shapes.get(&(op.texts, shape))
-                            && let Some(r) = crate::shape::apply(op.ranges, &op.params, s, number, read)
+                            && let Some(r) = crate::shape::apply((op.ranges, &op.params), s, number, read)
                             && let Some(done) = self.parts(after_it, pos + n, r)
                         {
                             // Not marked tried: the long way may read the
@@ -614,17 +614,30 @@ impl Line<'_> {
 
 /// Binds what `l` remembers of operand `op` over `read`: `None` on a
 /// conflict with bits bound before.
-fn apply(op: &Operand, l: &Learned, mut read: Read) -> Option<Read> {
-    let (word, _) = insert(0, 0, op.ranges, l.word as Bits);
-    let (m, _) = insert(0, 0, op.ranges, l.bound as Bits);
-    if !bind(&mut read.bits, &mut read.bound, m, word) {
+fn apply(op: &Operand, l: &Learned, read: Read) -> Option<Read> {
+    bind_operand((op.ranges, &op.params), (l.word, l.bound), l.named, |k| l.values[k] as u64, read)
+}
+
+/// Binds an operand's word at `ranges`, `word` on the bits `bound`, and
+/// each parameter `k` at `params[k]` that `named` names to `value(k)`, over
+/// `read`: `None` on a conflict with bits bound before.
+pub(crate) fn bind_operand(
+    (ranges, params): (&[Range], &[Option<&[Range]>; MAX_PARAMS]),
+    (word, bound): (u64, u64),
+    named: u8,
+    value: impl Fn(usize) -> u64,
+    mut read: Read,
+) -> Option<Read> {
+    let (w, _) = insert(0, 0, ranges, word as Bits);
+    let (m, _) = insert(0, 0, ranges, bound as Bits);
+    if !bind(&mut read.bits, &mut read.bound, m, w) {
         return None;
     }
-    for (k, ranges) in op.params.iter().enumerate() {
-        if let Some(ranges) = ranges
-            && l.named >> k & 1 == 1
+    for (k, r) in params.iter().enumerate() {
+        if let Some(r) = r
+            && named >> k & 1 == 1
         {
-            let (v, m) = insert(0, 0, ranges, l.values[k] as u128);
+            let (v, m) = insert(0, 0, r, value(k) as Bits);
             if !bind(&mut read.bits, &mut read.bound, m, v) {
                 return None;
             }
@@ -716,27 +729,43 @@ fn resolve(
 /// other than its word's and its parameters', part of a parameter, or a
 /// parameter too wide to be worth remembering.
 fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
-    if width_of(op.ranges) > 64 {
+    let (word, bound, named, values) = bound_by((op.ranges, &op.params), (bits, named), MAX_PARAM_BITS)?;
+    Some(Learned { word, bound, named, values: values.map(|v| v as u16) })
+}
+
+/// What reading an operand whose word is at `ranges` and whose parameters
+/// are at `params` bound, `named` of the instruction's bits `bits`: its
+/// word's bits (`bound` of them, the rest zero), and the parameters bound
+/// through bit fields of the instruction (bit `k` of the mask: parameter
+/// `k`, to the `k`th value). `None` when it bound bits other than its
+/// word's and its parameters', part of a parameter, or a parameter wider
+/// than `widest` bits, or when its word is wider than 64 bits.
+pub(crate) fn bound_by(
+    (ranges, params): (&[Range], &[Option<&[Range]>; MAX_PARAMS]),
+    (bits, named): (Bits, Bits),
+    widest: u32,
+) -> Option<(u64, u64, u8, [u64; MAX_PARAMS])> {
+    if width_of(ranges) > 64 {
         return None;
     }
-    let mut covered = insert(0, 0, op.ranges, !0).1;
-    let bound = extract(named, 0, op.ranges) as u64;
-    let word = extract(bits, 0, op.ranges) as u64 & bound;
-    let mut l = Learned { word, bound, named: 0, values: [0; MAX_PARAMS] };
-    for (k, ranges) in op.params.iter().enumerate() {
-        let Some(ranges) = ranges else { continue };
-        let m = insert(0, 0, ranges, !0).1;
+    let mut covered = insert(0, 0, ranges, !0).1;
+    let bound = extract(named, 0, ranges) as u64;
+    let word = extract(bits, 0, ranges) as u64 & bound;
+    let (mut mask, mut values) = (0u8, [0; MAX_PARAMS]);
+    for (k, r) in params.iter().enumerate() {
+        let Some(r) = r else { continue };
+        let m = insert(0, 0, r, !0).1;
         covered |= m;
         match named & m {
             0 => {}
-            n if n == m && width_of(ranges) <= MAX_PARAM_BITS => {
-                l.named |= 1 << k;
-                l.values[k] = extract(bits, 0, ranges) as u16;
+            n if n == m && width_of(r) <= widest.min(64) => {
+                mask |= 1 << k;
+                values[k] = extract(bits, 0, r) as u64;
             }
             _ => return None,
         }
     }
-    (named & !covered == 0).then_some(l)
+    (named & !covered == 0).then_some((word, bound, mask, values))
 }
 
 /// The shape operand `op`'s text `text` teaches, read the long way to the
@@ -744,7 +773,7 @@ fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
 /// [`crate::shape`]).
 fn shaping(op: &Operand, text: &[u8], bits: Bits, named: Bits) -> Option<(u32, Shape, Shaped)> {
     let (shape, number) = shape_of(text)?;
-    Some((op.texts, shape, shaped_from(op.ranges, &op.params, (bits, named), number)?))
+    Some((op.texts, shape, shaped_from((op.ranges, &op.params), (bits, named), number)?))
 }
 
 /// A hasher for short byte strings (operand texts) and small keys from the

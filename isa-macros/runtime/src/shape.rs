@@ -15,9 +15,10 @@
 //! does not take, such as an inline constant written in hex, fails to
 //! decode or to print back, and the line is read the long way).
 
-use crate::bits::{Bits, bind, extract, insert, width_of};
+use crate::bits::{Bits, width_of};
 use crate::canonical::Read;
 use crate::memo::MAX_PARAMS;
+use crate::recall::{bind_operand, bound_by};
 use crate::tables::Range;
 
 /// Longest shape remembered, in bytes (as the whole texts
@@ -94,75 +95,42 @@ const LEAST_NUMBER: u64 = 2;
 /// What the long way's reading of an operand whose text's number is
 /// `number` teaches of its shape: the operand's word at `ranges`, its
 /// parameters at `params`, `bits` the instruction's and `named` the bits
-/// the reading bound. `None` when the reading bound bits other than those,
-/// part of a parameter, a word or parameter wider than 64 bits, or when the
-/// number is in none of those places, whole.
+/// the reading bound. `None` when [`bound_by`] refuses the reading, or
+/// when the number is in none of its places, whole.
 pub(crate) fn shaped_from(
-    ranges: &[Range],
-    params: &[Option<&[Range]>; MAX_PARAMS],
+    places: (&[Range], &[Option<&[Range]>; MAX_PARAMS]),
     (bits, named): (Bits, Bits),
     number: u64,
 ) -> Option<Shaped> {
-    if number < LEAST_NUMBER || width_of(ranges) > 64 {
+    if number < LEAST_NUMBER {
         return None;
     }
-    let mut covered = insert(0, 0, ranges, !0).1;
-    let bound = extract(named, 0, ranges) as u64;
-    let word = extract(bits, 0, ranges) as u64 & bound;
-    let mut s = Shaped { word, bound, named: 0, values: [0; MAX_PARAMS], word_takes: word == number, takes: 0 };
-    for (k, r) in params.iter().enumerate() {
-        let Some(r) = r else { continue };
-        let m = insert(0, 0, r, !0).1;
-        covered |= m;
-        match named & m {
-            0 => {}
-            n if n == m && width_of(r) <= 64 => {
-                s.named |= 1 << k;
-                s.values[k] = extract(bits, 0, r) as u64;
-                s.takes |= u8::from(s.values[k] == number) << k;
-            }
-            _ => return None,
-        }
-    }
-    (named & !covered == 0 && (s.word_takes || s.takes != 0)).then_some(s)
+    let (word, bound, named, values) = bound_by(places, (bits, named), 64)?;
+    let takes = (0..MAX_PARAMS).fold(0u8, |t, k| t | u8::from(named >> k & 1 == 1 && values[k] == number) << k);
+    let s = Shaped { word, bound, named, values, word_takes: word == number, takes };
+    (s.word_takes || s.takes != 0).then_some(s)
 }
 
-/// Binds what `s` says of an operand at `ranges` with parameters at
-/// `params` whose text's number is `number` over `read`: `None` when the
-/// number does not fit a place that takes it, or on a conflict with bits
-/// bound before.
+/// Binds what `s` says of an operand with its word at `ranges` and its
+/// parameters at `params`, whose text's number is `number`, over `read`:
+/// `None` when the number does not fit a place that takes it, or on a
+/// conflict with bits bound before.
 pub(crate) fn apply(
-    ranges: &[Range],
-    params: &[Option<&[Range]>; MAX_PARAMS],
+    (ranges, params): (&[Range], &[Option<&[Range]>; MAX_PARAMS]),
     s: &Shaped,
     number: u64,
-    mut read: Read,
+    read: Read,
 ) -> Option<Read> {
-    let word = match s.word_takes {
-        true if number & !s.bound != 0 => return None,
-        true => number,
-        false => s.word,
-    };
-    let (w, _) = insert(0, 0, ranges, word as Bits);
-    let (m, _) = insert(0, 0, ranges, s.bound as Bits);
-    if !bind(&mut read.bits, &mut read.bound, m, w) {
+    if s.word_takes && number & !s.bound != 0 {
         return None;
     }
-    for (k, r) in params.iter().enumerate() {
-        let Some(r) = r else { continue };
-        if s.named >> k & 1 == 0 {
-            continue;
-        }
-        let v = if s.takes >> k & 1 == 1 { number } else { s.values[k] };
-        if v.checked_shr(width_of(r)).unwrap_or(0) != 0 {
-            return None;
-        }
-        let (v, m) = insert(0, 0, r, v as Bits);
-        if !bind(&mut read.bits, &mut read.bound, m, v) {
-            return None;
-        }
+    let fits = |k: usize| params[k].is_some_and(|r| number.checked_shr(width_of(r)).unwrap_or(0) == 0);
+    if (0..MAX_PARAMS).any(|k| s.takes >> k & 1 == 1 && !fits(k)) {
+        return None;
     }
-    Some(read)
+    let word = if s.word_takes { number } else { s.word };
+    let value = |k: usize| if s.takes >> k & 1 == 1 { number } else { s.values[k] };
+    bind_operand((ranges, params), (word, s.bound), s.named, value, read)
 }
 
 #[cfg(test)]
@@ -213,18 +181,18 @@ mod tests {
         // parameter the number.
         let bits: Bits = 0x1234_5678 << 32 | 1 << 16 | 0xff;
         let named: Bits = 0xffff_ffff << 32 | 1 << 16 | 0xffff;
-        let s = shaped_from(&WORD, &p, (bits, named), 0x1234_5678).expect("learned");
+        let s = shaped_from((&WORD, &p), (bits, named), 0x1234_5678).expect("learned");
         let start = Read { bits: 0, bound: 0 };
-        let read = apply(&WORD, &p, &s, 0x3f30_a863, start).expect("applied");
+        let read = apply((&WORD, &p), &s, 0x3f30_a863, start).expect("applied");
         assert_eq!(read, Read { bits: 0x3f30_a863 << 32 | 1 << 16 | 0xff, bound: named });
         // A number wider than its place.
-        assert_eq!(apply(&WORD, &p, &s, 1 << 32, start), None);
+        assert_eq!(apply((&WORD, &p), &s, 1 << 32, start), None);
         // A conflict with a bit bound before.
-        assert_eq!(apply(&WORD, &p, &s, 7, Read { bits: 0, bound: 1 << 16 }), None);
+        assert_eq!(apply((&WORD, &p), &s, 7, Read { bits: 0, bound: 1 << 16 }), None);
         // An offset: the number is the word.
-        let s = shaped_from(&WORD, &p, (19052, 0xffff), 19052).expect("learned");
-        assert_eq!(apply(&WORD, &p, &s, 26, start), Some(Read { bits: 26, bound: 0xffff }));
-        assert_eq!(apply(&WORD, &p, &s, 1 << 16, start), None);
+        let s = shaped_from((&WORD, &p), (19052, 0xffff), 19052).expect("learned");
+        assert_eq!(apply((&WORD, &p), &s, 26, start), Some(Read { bits: 26, bound: 0xffff }));
+        assert_eq!(apply((&WORD, &p), &s, 1 << 16, start), None);
     }
 
     #[test]
@@ -232,9 +200,9 @@ mod tests {
         let p = params();
         // The number in no place, one too small to tell, bits the
         // operand does not own, part of a parameter.
-        assert_eq!(shaped_from(&WORD, &p, (0xff, 0xffff), 0x40), None);
-        assert_eq!(shaped_from(&WORD, &p, (1, 0xffff), 1), None);
-        assert_eq!(shaped_from(&WORD, &p, (40, 0xffff | 1 << 20), 40), None);
-        assert_eq!(shaped_from(&WORD, &p, (40, 0xffff | 1 << 40), 40), None);
+        assert_eq!(shaped_from((&WORD, &p), (0xff, 0xffff), 0x40), None);
+        assert_eq!(shaped_from((&WORD, &p), (1, 0xffff), 1), None);
+        assert_eq!(shaped_from((&WORD, &p), (40, 0xffff | 1 << 20), 40), None);
+        assert_eq!(shaped_from((&WORD, &p), (40, 0xffff | 1 << 40), 40), None);
     }
 }
