@@ -11,7 +11,9 @@
 //! - it decodes, to the same instruction and bits;
 //! - it sets no bit the hardware ignores and breaks none of the target's
 //!   rules (the general assembler refuses those, naming why);
-//! - it prints back to the line exactly;
+//! - it prints back to the line exactly, or (a line read by remembered
+//!   texts alone) it was proven to, piece by piece, and its bits print by
+//!   the case it was read as ([`crate::recall::Recall::proven`]);
 //! - no shorter encoding could print the same text: no instruction the
 //!   general assembler would try first (one with the same first word, or
 //!   one whose first word is not fixed text) may be shorter, and an
@@ -46,6 +48,7 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+use crate::Inst;
 use crate::bits::Bits;
 use crate::canonical::Read;
 use crate::decode::Decoder;
@@ -53,7 +56,7 @@ use crate::error::AsmError;
 use crate::eval::{Env, Given};
 use crate::place::Step;
 use crate::print::Printer;
-use crate::recall::TextHasher;
+use crate::recall::{Proof, Prover, TextHasher};
 use crate::tables::{Isa, Leaf, PrintOpts, Tok};
 
 /// Assembles lines of one generation and syntax: keeps a printer, which
@@ -87,6 +90,10 @@ pub struct Assembler<'a> {
     walked: crate::ignorable::Walked,
     canonical: u64,
     recalled: u64,
+    /// The instruction printed back last, as a line it printed.
+    printed: Inst,
+    /// Lines kept without printing them back, proven to print as they read.
+    unprinted: u64,
 }
 
 impl Isa {
@@ -134,6 +141,8 @@ impl Isa {
             walked: Default::default(),
             canonical: 0,
             recalled: 0,
+            printed: Inst { leaf: 0, len: 0, bits: 0 },
+            unprinted: 0,
         }
     }
 }
@@ -219,6 +228,13 @@ impl Assembler<'_> {
         self.recall.shaped()
     }
 
+    /// How many of the lines read by remembered texts were kept without
+    /// being printed back: every piece was proven to print as it reads
+    /// (see `crate::recall`), so only their bits were checked.
+    pub fn unprinted_lines(&self) -> u64 {
+        self.unprinted
+    }
+
     /// The bits and width of `t` when it is an instruction as the printer
     /// writes it (see the module documentation).
     fn read_canonical(&mut self, t: &str) -> Option<(Bits, u32)> {
@@ -296,8 +312,16 @@ impl Assembler<'_> {
     /// that its texts stay remembered), else `None`.
     fn recall_case(&mut self, t: &str, (leaf, ci): (u16, u16), shortest: u32) -> Option<(Bits, u32)> {
         let read = self.recall.read(self.isa, (leaf, ci), t.as_bytes(), &mut self.memory)?;
-        let found = self.confirm(t, leaf, read, shortest)??;
-        self.recall.keep(t.as_bytes());
+        let proven = self.recall.proven().then_some(ci);
+        let found = self.confirm(t, leaf, read, shortest, proven)??;
+        if proven.is_some() {
+            // Nothing was read the long way: there is nothing to prove.
+            self.recall.keep(self.isa, t.as_bytes(), None);
+            self.unprinted += 1;
+        } else {
+            let printer = &mut Printed::new(&mut self.printer, self.printed, ci);
+            self.recall.keep(self.isa, t.as_bytes(), Some(Proof { bits: found.0, printer }));
+        }
         self.recalled += 1;
         Some(found)
     }
@@ -308,9 +332,11 @@ impl Assembler<'_> {
     fn try_case(&mut self, t: &str, (leaf, ci): (u16, u16), shortest: u32) -> Option<Option<(Bits, u32)>> {
         let Assembler { isa, gen_, syntax, .. } = *self;
         let read = crate::canonical::read(isa, t, (gen_, syntax), (leaf, ci), &mut self.memory)?;
-        let found = self.confirm(t, leaf, read, shortest)?;
+        let found = self.confirm(t, leaf, read, shortest, None)?;
         if found.is_some() && self.recalling() {
-            self.recall.learn(isa, (leaf, ci), t.as_bytes(), read, &self.memory);
+            let printer = &mut Printed::new(&mut self.printer, self.printed, ci);
+            let proof = Proof { bits: read.bits, printer };
+            self.recall.learn(isa, (leaf, ci), t.as_bytes(), (read, &self.memory), Some(proof));
         }
         Some(found)
     }
@@ -334,8 +360,17 @@ impl Assembler<'_> {
     /// but the answer could be another (an encoding tried before it that
     /// may print the same is shorter: `shortest` is the least width of
     /// those; a bit the text sets that the hardware ignores; a broken
-    /// rule), `Some(Some(_))` for the answer.
-    fn confirm(&mut self, t: &str, leaf: u16, read: Read, shortest: u32) -> Option<Option<(Bits, u32)>> {
+    /// rule), `Some(Some(_))` for the answer. A line `proven` to print as
+    /// it reads as a case (see [`crate::recall::Recall::proven`]) is not
+    /// printed back when its bits print by that case.
+    fn confirm(
+        &mut self,
+        t: &str,
+        leaf: u16,
+        read: Read,
+        shortest: u32,
+        proven: Option<u16>,
+    ) -> Option<Option<(Bits, u32)>> {
         let Assembler { isa, gen_, syntax, .. } = *self;
         let l = &isa.leaves[leaf as usize];
         let inst = self.decoder.decode(read.bits).ok().filter(|i| i.leaf == leaf && i.bits == read.bits)?;
@@ -353,8 +388,14 @@ impl Assembler<'_> {
         {
             return Some(None);
         }
+        if let Some(case) = proven
+            && self.printer.case_of(&inst) == case
+        {
+            return Some(Some((inst.bits, width)));
+        }
         self.text.clear();
         self.printer.print_to(&inst, &mut self.text);
+        self.printed = inst;
         (self.text == t).then_some(Some((inst.bits, width)))
     }
 
@@ -366,6 +407,34 @@ impl Assembler<'_> {
         }
         let (isa, gen_, walked) = (self.isa, self.gen_, &mut self.walked);
         *self.ignorable[leaf as usize].get_or_insert_with(|| isa.ignorable_in_with(leaf, gen_, walked))
+    }
+}
+
+/// An instruction printed back as the line it was read from, as case `ci`,
+/// and its printer: what proves the operand texts it teaches (see
+/// [`crate::recall::Recall::commit`]).
+struct Printed<'p, 'a> {
+    printer: &'p mut Printer<'a>,
+    inst: Inst,
+    ci: u16,
+    /// Whether it prints by case `ci`, once asked.
+    by_case: Option<bool>,
+}
+
+impl<'p, 'a> Printed<'p, 'a> {
+    fn new(printer: &'p mut Printer<'a>, inst: Inst, ci: u16) -> Self {
+        Printed { printer, inst, ci, by_case: None }
+    }
+}
+
+impl Prover for Printed<'_, '_> {
+    fn operand_piece(&mut self, k: usize, out: &mut String) -> bool {
+        let Printed { printer, inst, ci, by_case } = self;
+        *by_case.get_or_insert_with(|| printer.case_of(inst) == *ci) && printer.operand_piece(inst, *ci, k, out)
+    }
+
+    fn reads(&mut self, g: u16, word: Bits) -> Option<u8> {
+        self.printer.operand_reads(g, word)
     }
 }
 

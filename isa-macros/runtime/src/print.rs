@@ -22,6 +22,13 @@ impl Isa {
         self.print_line(inst, gen_, opts, None, &mut [Step::top(inst.leaf, 0); MAX_DEPTH], out);
     }
 
+    /// The column `{|}` pads to when printing as `opts` says (0: one space).
+    pub(crate) fn column(&self, opts: PrintOpts) -> usize {
+        let syntax = self.syntaxes.get(opts.syntax as usize);
+        let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
+        if pad { syntax.map_or(0, |s| s.column as usize) } else { 0 }
+    }
+
     /// A printer for many instructions of generation `gen_` in the syntax
     /// `opts` names, which remembers the operands it has printed.
     pub fn printer(&self, gen_: u32, opts: PrintOpts) -> Printer<'_> {
@@ -47,9 +54,7 @@ impl Isa {
         let mut env = Env { isa: self, bits: inst.bits, gen_, read: 0, given: Given::NONE };
         // Each depth below the top is set as the printer descends to it.
         path[0] = Step::top(inst.leaf, 0);
-        let syntax = self.syntaxes.get(opts.syntax as usize);
-        let pad = opts.pad.unwrap_or(syntax.is_some_and(|s| s.pad));
-        let column = if pad { syntax.map_or(0, |s| s.column as usize) } else { 0 };
+        let column = self.column(opts);
         let (memo, plans) = memo.unzip();
         let mut line = Line { syntax: opts.syntax, column, start: out.len(), memo };
         match plans {
@@ -642,6 +647,45 @@ impl Printer<'_> {
     /// Appends the assembly text of `inst` to `out`.
     pub fn print_to(&mut self, inst: &Inst, out: &mut String) {
         self.isa.print_line(inst, self.gen_, self.opts, Some((&mut self.memo, &mut self.plans)), &mut self.path, out);
+    }
+
+    /// The case `inst` prints by: the one its leaf always prints, or the
+    /// one its bits choose.
+    pub(crate) fn case_of(&mut self, inst: &Inst) -> u16 {
+        let isa = self.isa;
+        if let Some(c) = self.plans.case(isa, inst.leaf, self.gen_, self.opts.syntax) {
+            return c;
+        }
+        let mut env = Env { isa, bits: inst.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+        self.path[0] = Step::top(inst.leaf, 0);
+        isa.select_case(&mut env, &mut self.path[..], 0, self.opts.syntax)
+    }
+
+    /// Appends to `out`, which holds the line `inst` prints up to piece `k`
+    /// of case `case` (what [`Printer::case_of`] gives), what the printer
+    /// prints there when that piece is an operand; false when it is not.
+    /// The operand is printed as its field, through the printer's memory
+    /// or the tables, which is the text its piece prints either way (see
+    /// [`crate::print_plan`]).
+    pub(crate) fn operand_piece(&mut self, inst: &Inst, case: u16, k: usize, out: &mut String) -> bool {
+        let isa = self.isa;
+        let pieces = self.plans.get(isa, inst.leaf, case, self.opts.syntax);
+        let Some(&Then::Operand(Operand { field, .. })) = pieces.get(k).map(|p| &p.then) else { return false };
+        let mut env = Env { isa, bits: inst.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+        self.path[0] = Step { case, ..Step::top(inst.leaf, 0) };
+        let column = isa.column(self.opts);
+        let mut line = Line { syntax: self.opts.syntax, column, start: 0, memo: Some(&mut self.memo) };
+        let c = &isa.leaves[inst.leaf as usize].cases[case as usize];
+        isa.print_field(&mut env, &mut self.path, 0, c, field, out, &mut line);
+        true
+    }
+
+    /// The parameters the text of an operand of group `g` whose word is
+    /// `word` may read (bit `i` for parameter `i`), when that text is a
+    /// function of the word and those alone (what this printer remembers
+    /// operand texts by); `None` for a group whose texts are not.
+    pub(crate) fn operand_reads(&mut self, g: u16, word: Bits) -> Option<u8> {
+        self.memo.remembers(g).then(|| self.memo.reads(self.isa, g, word))
     }
 
     /// How many operand texts came from memory rather than being printed.

@@ -25,6 +25,20 @@
 //! bits are a guess like any other, kept only when the assembler confirms
 //! it; a line this way does not read is walked whole as before.
 //!
+//! Confirming prints the guess back and compares it with the line, unless
+//! the line is proven to print as it reads ([`Recall::proven`]). A reading
+//! learned from a line printed back is proven when the printer printed
+//! that very text for that field and the text is a function of what the
+//! reading fixes: the operand's whole word, and every parameter the
+//! printer's text for that word reads (its own memory's key) either a
+//! constant of the context, bound by the text, or a value kept to check in
+//! each later line (a register count computed from another field). A line
+//! read by such readings alone, whose scalar fields and columns are
+//! written as the printer writes them, prints as it reads whenever its
+//! bits print by the case it was read as: the assembler then checks the
+//! bits (they decode as read, break no rule, set no ignored bit) without
+//! printing them, which is most of the cost of a line read this way.
+//!
 //! Why a remembered reading may be reused: it is what the long way bound
 //! for that text in that group under the same constant parameters, and
 //! whatever it binds is confirmed (decoded, checked, printed back to the
@@ -39,9 +53,9 @@ use crate::bits::{Bits, bind, extract, insert, mask_of, width_of};
 use crate::canonical::{Memory, Read, values};
 use crate::eval::{Env, Given};
 use crate::memo::MAX_PARAMS;
-use crate::print_plan::{Arg, PrintPlans, Then};
+use crate::print_plan::{Arg, PrintPlans, Then, bits_value};
 use crate::shape::{Shape, Shaped, shape_of, shaped_from};
-use crate::tables::{Isa, Range, Ty};
+use crate::tables::{Expr, Isa, Range, Ty};
 
 /// Most operand texts remembered in all (at some hundred bytes each, a few
 /// MiB). What is remembered is kept; past this, texts are read the long
@@ -85,8 +99,8 @@ pub(crate) struct Recall {
     /// Readings remembered in all.
     entries: usize,
     /// What the line being read teaches once it is kept: operands read
-    /// the long way, as (context, start and end in the line, reading).
-    pending: Vec<(u32, u32, u32, Learned)>,
+    /// the long way (see [`Pending`]).
+    pending: Vec<Pending>,
     /// The shapes it teaches, by context.
     shaping: Vec<(u32, Shape, Shaped)>,
     /// Operands read by their shapes in the line read last, and in the
@@ -94,6 +108,43 @@ pub(crate) struct Recall {
     by_shape: (u32, u64),
     /// The case [`Recall::read`] read last.
     last: (u16, u16),
+    /// By context, its group and the parameters the same for every text
+    /// of it (bit `k`: parameter `k` is a constant of the context).
+    fixed: Vec<(u16, u8)>,
+    /// The printer's mnemonic column (see [`Line::column`]).
+    column: usize,
+    /// Whether the line read last prints back as it reads, proven piece
+    /// by piece (see [`Recall::proven`]).
+    proven: bool,
+    /// A scalar's text as the printer writes it (see [`Line::scalar`]).
+    scratch: String,
+    /// See [`Line::used`].
+    used: Vec<(u16, Learned)>,
+}
+
+/// An operand the line being read read the long way: its context, where
+/// its text starts and ends in the line, its reading, and the index of its
+/// part in the case's.
+type Pending = (u32, u32, u32, Learned, u16);
+
+/// A line the printer printed back as it reads, to prove the readings it
+/// teaches by (see [`Recall::commit`]): its bits, and the printer.
+pub(crate) struct Proof<'a> {
+    pub bits: Bits,
+    pub printer: &'a mut dyn Prover,
+}
+
+/// What [`Recall::commit`] asks the printer of a line it printed back.
+pub(crate) trait Prover {
+    /// Appends to `out`, which holds the line up to the case's piece `k`,
+    /// what the printer prints for that piece when it is an operand and
+    /// the line prints by the case it was read as; false otherwise.
+    fn operand_piece(&mut self, k: usize, out: &mut String) -> bool;
+
+    /// The parameters the printer's text of an operand of group `g` whose
+    /// word is `word` may read, when that text is a function of the word
+    /// and those alone (see `crate::memo::Memo::reads`); else `None`.
+    fn reads(&mut self, g: u16, word: Bits) -> Option<u8>;
 }
 
 /// The readings remembered in one operand context, by text.
@@ -169,6 +220,7 @@ enum Next {
     /// A scalar field in bits of the word.
     Scalar {
         ranges: &'static [Range],
+        signed: bool,
         ty: Ty,
         width: u32,
     },
@@ -193,6 +245,14 @@ struct Operand {
     texts: u32,
     until: Until,
     params: [Option<&'static [Range]>; MAX_PARAMS],
+    /// Whether the printer's word for the operand is its field's bits
+    /// (the group is as wide as the field, at most 64 bits).
+    exact: bool,
+    /// The parameters computed from the instruction's fields, and those
+    /// of `params` read as signed fields (bit `k`: parameter `k`): what a
+    /// proven reading's checks evaluate (see [`param_value`]).
+    exprs: [Option<Expr>; MAX_PARAMS],
+    signed: u8,
 }
 
 /// How a field's text ends.
@@ -274,6 +334,9 @@ impl Iterator for Ends<'_> {
 struct Context {
     group: u16,
     params: [(Option<i64>, u8); MAX_PARAMS],
+    /// The parameters read as signed fields (bit `k`: parameter `k`): a
+    /// text bound a parameter's bits, and the printer reads its value.
+    signed: u8,
 }
 
 /// What reading an operand's text bound: its word's bits (`bound` of
@@ -285,6 +348,20 @@ struct Learned {
     bound: u64,
     named: u8,
     values: [u16; MAX_PARAMS],
+    /// Whether the printer prints this text for every line this reading
+    /// binds (see [`Recall::commit`]).
+    proven: bool,
+    /// Whether the reading binds every bit of the operand's word, which is
+    /// its field's bits ([`Operand::exact`]). A proven reading that does
+    /// not (a register pair's low bit, which its text does not name) is
+    /// proven for a word whose other bits are zero, as where it was
+    /// learned, and checks that in each line.
+    whole: bool,
+    /// For a proven reading, the parameters the printer's text reads that
+    /// are neither constants of the context nor bound by the text (bit
+    /// `k`: parameter `k`, whose value the printer read was `values[k]`):
+    /// a line read by it is proven only when they have those values.
+    checks: u8,
 }
 
 impl Recall {
@@ -304,6 +381,12 @@ impl Recall {
             shaping: Vec::new(),
             by_shape: (0, 0),
             last: (0, 0),
+            fixed: Vec::new(),
+            // The assembler's printer pads as its syntax does by default.
+            column: isa.column(crate::PrintOpts { syntax, pad: None }),
+            proven: false,
+            scratch: String::new(),
+            used: Vec::new(),
         }
     }
 
@@ -312,6 +395,7 @@ impl Recall {
     /// before, the long way on its text alone: `None` when the text does
     /// not follow the pieces.
     pub fn read(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], memory: &mut Memory) -> Option<Read> {
+        self.proven = false;
         self.pending.clear();
         self.shaping.clear();
         memory.forget_after(0);
@@ -338,10 +422,24 @@ impl Recall {
             shaping: &mut self.shaping,
             by_shape: 0,
             long: false,
+            unproven: false,
+            column: self.column,
+            scratch: &mut self.scratch,
+            used: &mut self.used,
             budget: BUDGET,
         };
-        let found = line.parts(parts, 0, read);
+        line.used.clear();
+        let found = line.parts(parts, 0, 0, read);
         self.by_shape.0 = line.by_shape;
+        self.proven = found.is_some_and(|r| {
+            !line.long
+                && !line.unproven
+                && line.by_shape == 0
+                && line.used.iter().all(|&(k, l)| match &parts[k as usize].then {
+                    Next::Operand(op) => checked(isa, how.0, (leaf, case), op, &l, r.bits),
+                    _ => false,
+                })
+        });
         // A line whose text left the pieces before any field was read the
         // long way cost little to try (a GCN atomic without `glc`, tried
         // first as the case with it): only lines that cost are judged.
@@ -360,24 +458,78 @@ impl Recall {
         self.by_shape.1
     }
 
+    /// Whether the line [`Recall::read`] read last prints back as it was
+    /// read when its bits print by the case it was read as: each of its
+    /// operands was read by a proven text (see [`Recall::commit`]) whose
+    /// checks hold, each scalar field's text is what the printer writes
+    /// for the value read, each column what the printer pads, each
+    /// constant field's text what the printer writes for it; none was read
+    /// the long way or by its shape. The assembler need not print it back.
+    pub fn proven(&self) -> bool {
+        self.proven
+    }
+
     /// Remembers what the line [`Recall::read`] read last taught, now that
-    /// the assembler kept it.
-    pub fn keep(&mut self, text: &[u8]) {
+    /// the assembler kept it; `proof` as [`Recall::commit`] takes it.
+    pub fn keep(&mut self, isa: &Isa, text: &[u8], proof: Option<Proof<'_>>) {
         let (leaf, case) = self.last;
         if let Some(Some(plan)) = self.quick.get_mut(leaf as usize).and_then(|c| c.get_mut(case as usize)) {
             plan.kept = plan.kept.saturating_add(1);
         }
         self.by_shape.1 += self.by_shape.0 as u64;
-        self.commit(text);
+        self.commit(isa, (leaf, case), text, proof);
     }
 
-    /// Remembers the pending readings of `text`.
-    fn commit(&mut self, text: &[u8]) {
-        for k in 0..self.pending.len() {
-            let (at, start, end, l) = self.pending[k];
-            if let Some(t) = text.get(start as usize..end as usize) {
-                self.remember(at, t, l);
+    /// Remembers the pending readings of `text`. With `proof` (the line,
+    /// printed back as it reads, and its printer), a reading is proven
+    /// when the printer prints its very text for its piece, the reading binds the
+    /// whole of the operand's word, and every parameter the printer's text
+    /// for that word may read is a constant of the context, bound by the
+    /// text, or a field of the instruction (or a value computed from
+    /// fields) whose value the reading keeps to check: the printer's text
+    /// for the operand is a function of the word and those values alone
+    /// (what its own memory stands on), so it prints this text wherever
+    /// this reading is applied and the checked values are the same.
+    fn commit(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], mut proof: Option<Proof<'_>>) {
+        let parts = self.quick.get(leaf as usize).and_then(|c| c.get(case as usize)?.as_ref()).map(|p| &p.parts);
+        for &(at, start, end, mut l, part) in &self.pending {
+            let texts = &mut self.texts[at as usize];
+            let Some(key) = text.get(start as usize..end as usize).and_then(Text::new) else { continue };
+            // Only a reading remembered is worth proving.
+            if self.entries >= CAPACITY || texts.len() >= self.capacity[at as usize] || texts.contains_key(&key) {
+                continue;
             }
+            if let Some(proof) = proof.as_mut()
+                && let Some(Next::Operand(op)) = parts.and_then(|p| Some(&p.get(part as usize)?.then))
+            {
+                let (start, end) = (start as usize, end as usize);
+                let (group, fixed) = self.fixed[at as usize];
+                let scratch = &mut self.scratch;
+                if op.exact
+                    && (l.whole || extract(proof.bits, 0, op.ranges) as u64 == l.word)
+                    && let Some(before) = text.get(..start).and_then(|t| std::str::from_utf8(t).ok())
+                    && {
+                        // The piece printed after the line before it (the
+                        // same as printed): a column inside counts from
+                        // the line's start.
+                        scratch.clear();
+                        scratch.push_str(before);
+                        proof.printer.operand_piece(part as usize, scratch)
+                    }
+                    && scratch.as_bytes().get(start..) == text.get(start..end)
+                    && let Some(reads) = proof.printer.reads(group, l.word as Bits)
+                {
+                    l.checks = reads & !(fixed | l.named);
+                    l.proven = (0..MAX_PARAMS).filter(|&i| l.checks >> i & 1 == 1).all(|i| {
+                        let v = param_value(isa, self.gen_, (leaf, case), op, i, proof.bits);
+                        let kept = v.and_then(|v| u16::try_from(v).ok());
+                        l.values[i] = kept.unwrap_or(0);
+                        kept.is_some()
+                    });
+                }
+            }
+            texts.insert(key, l);
+            self.entries += 1;
         }
         self.pending.clear();
         for (at, shape, s) in self.shaping.drain(..) {
@@ -390,18 +542,25 @@ impl Recall {
     /// Remembers the operand texts of `text`, which the long way read as
     /// case `case` of `leaf` (`read`, with the operands' places in
     /// `memory`) and the assembler kept.
-    pub fn learn(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], read: Read, memory: &Memory) {
+    pub fn learn(
+        &mut self,
+        isa: &Isa,
+        (leaf, case): (u16, u16),
+        text: &[u8],
+        (read, memory): (Read, &Memory),
+        proof: Option<Proof<'_>>,
+    ) {
         self.prepare(isa, leaf, case);
         let Some(plan) = &self.quick[leaf as usize][case as usize] else { return };
         let spans = memory.spans();
         self.pending.clear();
         self.shaping.clear();
-        for part in plan.parts.iter() {
+        for (k, part) in plan.parts.iter().enumerate() {
             let Next::Operand(op) = &part.then else { continue };
             let Some(span) = spans.get(op.field as usize) else { continue };
             let Some(t) = text.get(span.start as usize..span.end as usize) else { continue };
             if let Some(l) = learned_from(op, read.bits, span.named) {
-                self.pending.push((op.texts, span.start, span.end, l));
+                self.pending.push((op.texts, span.start, span.end, l, k as u16));
             }
             if self.shaped[op.texts as usize]
                 && let Some(s) = shaping(op, t, read.bits, span.named)
@@ -409,16 +568,7 @@ impl Recall {
                 self.shaping.push(s);
             }
         }
-        self.commit(text);
-    }
-
-    fn remember(&mut self, at: u32, text: &[u8], l: Learned) {
-        let texts = &mut self.texts[at as usize];
-        let Some(text) = Text::new(text) else { return };
-        if self.entries < CAPACITY && texts.len() < self.capacity[at as usize] && !texts.contains_key(&text) {
-            texts.insert(text, l);
-            self.entries += 1;
-        }
+        self.commit(isa, (leaf, case), text, proof);
     }
 
     /// Resolves case `case` of `leaf` into [`Part`]s, once.
@@ -433,8 +583,8 @@ impl Recall {
         if cases[case as usize].is_some() {
             return;
         }
-        let (contexts, texts, capacity, shaped) =
-            (&mut self.contexts, &mut self.texts, &mut self.capacity, &mut self.shaped);
+        let (contexts, texts, capacity, shaped, fixed) =
+            (&mut self.contexts, &mut self.texts, &mut self.capacity, &mut self.shaped, &mut self.fixed);
         let pieces = self.plans.get(isa, leaf, case, self.syntax);
         let parts = resolve(isa, self.gen_, (leaf, case), pieces, &mut |c| {
             let n = contexts.len() as u32;
@@ -446,6 +596,8 @@ impl Recall {
                 let bits = isa.groups[c.group as usize].bits + params.sum::<u32>();
                 capacity.push(if bits <= NARROW_BITS { 1 << bits } else { WIDE_CAPACITY });
                 shaped.push(bits > NARROW_BITS || c.params.iter().any(|p| p.1 as u32 > MAX_PARAM_BITS));
+                let constants = c.params.iter().enumerate().filter(|(_, p)| p.0.is_some());
+                fixed.push((c.group, constants.fold(0, |m, (k, _)| m | 1 << k)));
             }
             at
         });
@@ -469,12 +621,23 @@ struct Line<'a> {
     shaped: &'a [bool],
     shapes: &'a Shapes,
     memory: &'a mut Memory,
-    pending: &'a mut Vec<(u32, u32, u32, Learned)>,
+    pending: &'a mut Vec<Pending>,
     shaping: &'a mut Vec<(u32, Shape, Shaped)>,
     /// Operands read by their shapes on the way that reads the line.
     by_shape: u32,
     /// Whether a field was read the long way.
     long: bool,
+    /// Whether a piece was read in a way that does not prove the printer
+    /// writes it as it reads (see [`Recall::proven`]); set on every way
+    /// tried, so a line read on another way is only proven less often.
+    unproven: bool,
+    /// The column the printer pads the mnemonic to (0: one space).
+    column: usize,
+    /// Where a scalar's text is written as the printer writes it.
+    scratch: &'a mut String,
+    /// The readings with checks applied on the way being read (see
+    /// [`checked`]), and the index of their parts.
+    used: &'a mut Vec<(u16, Learned)>,
     /// Places left to try a field's text at (see [`BUDGET`]).
     budget: u32,
 }
@@ -496,22 +659,30 @@ impl Line<'_> {
     /// in several places (a field whose text may be empty or start with a
     /// space: `ds_write_b32 v1, v2 offset:16`), each is tried, shortest
     /// first, until the rest of the line reads.
-    fn parts(&mut self, parts: &[Part], mut pos: usize, mut read: Read) -> Option<Read> {
+    fn parts(&mut self, parts: &[Part], first: usize, mut pos: usize, mut read: Read) -> Option<Read> {
         let text = self.text;
         for (k, part) in parts.iter().enumerate() {
             pos = after(text, pos, part.text)?;
             let rest = &text[pos..];
             match part.then {
                 Next::Nothing => {}
+                // What the printer prints for the field (see `resolve`).
                 Next::Text(ref t) => pos = after(text, pos, t)?,
                 Next::Column => {
                     let n = rest.iter().take_while(|&&b| b == b' ').count();
                     if n == 0 {
                         return None;
                     }
+                    // The printer pads to the column (counted in
+                    // characters), one space at least.
+                    let want = match self.column {
+                        0 => 1,
+                        c => c.saturating_sub(text[..pos].iter().filter(|&&b| (b as i8) >= -0x40).count()) + 1,
+                    };
+                    self.unproven |= n != want;
                     pos += n;
                 }
-                Next::Scalar { ranges, ty, width } => {
+                Next::Scalar { ranges, signed, ty, width } => {
                     let mut ways = [(0i128, 0usize); 4];
                     // The most text first: a line the first way does not
                     // read is left to the long way.
@@ -523,6 +694,7 @@ impl Line<'_> {
                     if !bind(&mut read.bits, &mut read.bound, m, placed) {
                         return None;
                     }
+                    self.scalar(bits_value(placed, ranges, signed), ty, width, &text[pos..end]);
                     pos = end;
                 }
                 Next::Operand(ref op) => {
@@ -538,18 +710,25 @@ impl Line<'_> {
                         if let Some(l) = Text::new(&rest[..n]).and_then(|t| texts.get(&t))
                             && let Some(r) = apply(op, l, read)
                         {
-                            if let Some(done) = self.parts(after_it, pos + n, r) {
+                            self.unproven |= !l.proven;
+                            let used = self.used.len();
+                            if l.checks != 0 || !l.whole {
+                                self.used.push(((first + k) as u16, *l));
+                            }
+                            if let Some(done) = self.parts(after_it, first + k + 1, pos + n, r) {
                                 return Some(done);
                             }
+                            self.used.truncate(used);
                             tried |= 1u64.checked_shl(n as u32).unwrap_or(0);
                         } else if self.shaped[op.texts as usize]
                             && let Some((shape, number)) = shape_of(&rest[..n])
                             && let Some(s) = self.shapes.get(&(op.texts, shape))
                             && let Some(r) = crate::shape::apply((op.ranges, &op.params), s, number, read)
-                            && let Some(done) = self.parts(after_it, pos + n, r)
+                            && let Some(done) = self.parts(after_it, first + k + 1, pos + n, r)
                         {
                             // Not marked tried: the long way may read the
                             // text otherwise (a number its form refuses).
+                            // (A line read so is not proven: `by_shape`.)
                             self.by_shape += 1;
                             return Some(done);
                         }
@@ -566,14 +745,15 @@ impl Line<'_> {
                         let named = self.memory.spans().get(op.field as usize).map_or(0, |s| s.named);
                         let (pending, shapes) = (self.pending.len(), self.shaping.len());
                         if let Some(l) = learned_from(op, r.bits, named) {
-                            self.pending.push((op.texts, pos as u32, (pos + n) as u32, l));
+                            let part = (first + k) as u16;
+                            self.pending.push((op.texts, pos as u32, (pos + n) as u32, l, part));
                         }
                         if self.shaped[op.texts as usize]
                             && let Some(s) = shaping(op, &rest[..n], r.bits, named)
                         {
                             self.shaping.push(s);
                         }
-                        if let Some(done) = self.parts(after_it, pos + n, r) {
+                        if let Some(done) = self.parts(after_it, first + k + 1, pos + n, r) {
                             return Some(done);
                         }
                         self.pending.truncate(pending);
@@ -590,7 +770,7 @@ impl Line<'_> {
                         }
                         let waiting = self.memory.waiting();
                         let r = self.long_way(field, &rest[..n], read)?;
-                        let done = self.parts(after_it, pos + n, r);
+                        let done = self.parts(after_it, first + k + 1, pos + n, r);
                         if done.is_none() {
                             self.memory.forget_after(waiting);
                         }
@@ -603,6 +783,14 @@ impl Line<'_> {
             return None;
         }
         crate::canonical::settle(self.isa, self.how, self.leaf_case, read, self.memory)
+    }
+
+    /// Notes whether a scalar field's text `text`, read to `value`, is what
+    /// the printer writes for it.
+    fn scalar(&mut self, value: i64, ty: Ty, width: u32, text: &[u8]) {
+        self.scratch.clear();
+        crate::print::format_value(self.isa, ty, value, width, self.scratch);
+        self.unproven |= self.scratch.as_bytes() != text;
     }
 
     /// Reads all of `text` as field `field` the long way, on `read`.
@@ -687,24 +875,44 @@ fn resolve(
         let then = match &piece.then {
             Then::Nothing => Next::Nothing,
             Then::Column => Next::Column,
-            &Then::Scalar { ranges, ty, width, .. } => Next::Scalar { ranges, ty, width },
+            &Then::Scalar { ranges, signed, ty, width } => Next::Scalar { ranges, signed, ty, width },
             Then::Operand(op) => {
-                let mut c = Context { group: op.group, params: [(Some(0), 0); MAX_PARAMS] };
+                let mut c = Context { group: op.group, params: [(Some(0), 0); MAX_PARAMS], signed: 0 };
                 let mut params = [None; MAX_PARAMS];
+                let mut exprs = [None; MAX_PARAMS];
                 for (i, a) in op.args.iter().enumerate() {
                     c.params[i] = match *a {
                         Arg::Const(v) => (Some(v), 0),
-                        Arg::Bits { ranges, .. } => {
+                        Arg::Bits { ranges, signed } => {
                             params[i] = Some(ranges);
+                            c.signed |= (signed as u8) << i;
                             (None, width_of(ranges) as u8)
                         }
-                        Arg::Expr(e) => (constant(Ok(e)), 0),
+                        Arg::Expr(e) => {
+                            exprs[i] = Some(e);
+                            (constant(Ok(e)), 0)
+                        }
                     };
                 }
-                Next::Operand(Operand { field: op.field, ranges: op.ranges, texts: context(c), until, params })
+                let width = width_of(op.ranges);
+                let exact = width <= 64 && isa.groups[op.group as usize].bits == width;
+                let signed = c.signed;
+                let texts = context(c);
+                Next::Operand(Operand {
+                    field: op.field,
+                    ranges: op.ranges,
+                    texts,
+                    until,
+                    params,
+                    exact,
+                    exprs,
+                    signed,
+                })
             }
             // A field the same for every instruction of the case (`D16` on
-            // a generation without it) prints the same text.
+            // a generation without it) prints the same text: the printer
+            // formats the field's value (`Isa::print_field`), which reads
+            // no bits, as it is formatted here.
             &Then::Field(field) => match fields.get(field as usize) {
                 Some(f) if !matches!(f.ty, Ty::Group { .. } | Ty::Float { format: Some(_) }) => {
                     match constant(Err(field)) {
@@ -730,7 +938,31 @@ fn resolve(
 /// parameter too wide to be worth remembering.
 fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
     let (word, bound, named, values) = bound_by((op.ranges, &op.params), (bits, named), MAX_PARAM_BITS)?;
-    Some(Learned { word, bound, named, values: values.map(|v| v as u16) })
+    let whole = op.exact && bound == mask_of(0, width_of(op.ranges)) as u64;
+    Some(Learned { word, bound, named, values: values.map(|v| v as u16), proven: false, whole, checks: 0 })
+}
+
+/// The value the printer passes operand `op` of case `case` of `leaf` as
+/// parameter `k` in an instruction of bits `bits`: a field's, or one
+/// computed from fields; `None` for a parameter neither (a constant).
+fn param_value(isa: &Isa, gen_: u32, (leaf, case): (u16, u16), op: &Operand, k: usize, bits: Bits) -> Option<i64> {
+    if let Some(ranges) = op.params[k] {
+        return Some(bits_value(bits, ranges, op.signed >> k & 1 == 1));
+    }
+    let e = op.exprs[k]?;
+    let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
+    Some(env.eval(&[crate::place::Step::top(leaf, case)], e))
+}
+
+/// Whether the parameters proven reading `l` of operand `op` keeps to
+/// check have, in the line read to `bits`, the values the printer read
+/// for them where it was learned, and the bits of the operand's word the
+/// reading does not bind are zero, as they were there.
+fn checked(isa: &Isa, gen_: u32, leaf_case: (u16, u16), op: &Operand, l: &Learned, bits: Bits) -> bool {
+    (l.whole || extract(bits, 0, op.ranges) as u64 == l.word)
+        && (0..MAX_PARAMS)
+            .filter(|&i| l.checks >> i & 1 == 1)
+            .all(|i| param_value(isa, gen_, leaf_case, op, i, bits) == Some(l.values[i] as i64))
 }
 
 /// What reading an operand whose word is at `ranges` and whose parameters
@@ -835,7 +1067,16 @@ mod tests {
         let mut params = [None; MAX_PARAMS];
         params[1] = Some(&NEG[..]);
         params[2] = Some(&WIDE[..]);
-        Operand { field: 0, ranges: &WORD, texts: 0, until: Until::End, params }
+        Operand {
+            field: 0,
+            ranges: &WORD,
+            texts: 0,
+            until: Until::End,
+            params,
+            exact: true,
+            exprs: [None; MAX_PARAMS],
+            signed: 0,
+        }
     }
 
     #[test]
@@ -859,14 +1100,46 @@ mod tests {
 
     static NO_LEAVES: Isa = Isa::for_tests("recall-test", &[], &[]);
 
+    /// A proven reading holds in a line only where its checks do: the bits
+    /// of its word its text left unbound (a pair's low bit) are zero, as
+    /// where it was learned, and each parameter the printer read that the
+    /// text does not bind (here the negate bit) has the value it had.
+    #[test]
+    fn a_proven_reading_holds_only_where_its_checks_do() {
+        let op = operand();
+        // The word's high seven bits bound (0x5a >> 1 << 1), its low bit
+        // not, and the negate parameter read by the printer as 0.
+        let mut l = learned_from(&op, 0x5a00, 0xfe00).expect("learned");
+        assert!(!l.whole);
+        l.checks = 0b10;
+        l.values[1] = 0;
+        let leaf_case = (0, 0);
+        assert!(checked(&NO_LEAVES, 0, leaf_case, &op, &l, 0x5a00));
+        // The low bit set by something else, or the negate bit set.
+        assert!(!checked(&NO_LEAVES, 0, leaf_case, &op, &l, 0x5b00));
+        assert!(!checked(&NO_LEAVES, 0, leaf_case, &op, &l, 0x5a02));
+        // A reading that binds the whole word checks only the parameter.
+        let mut whole = learned_from(&op, 0x5b00, 0xff00).expect("learned");
+        assert!(whole.whole);
+        assert!(checked(&NO_LEAVES, 0, leaf_case, &op, &whole, 0x5b00));
+        whole.checks = 0b10;
+        assert!(!checked(&NO_LEAVES, 0, leaf_case, &op, &whole, 0x5b02));
+    }
+
+    /// Commits `text` as an operand read in context `at` to `l`.
+    fn remember(recall: &mut Recall, at: u32, text: &[u8], l: Learned) {
+        recall.pending.push((at, 0, text.len() as u32, l, 0));
+        recall.commit(&NO_LEAVES, (0, 0), text, None);
+    }
+
     #[test]
     fn what_is_remembered_is_bounded() {
         let mut recall = Recall::new(&NO_LEAVES, 0, 0);
         recall.texts.push(HashMap::default());
         recall.capacity.push(2);
-        let l = Learned { word: 1, bound: 1, named: 0, values: [0; MAX_PARAMS] };
+        let l = Learned { word: 1, bound: 1, named: 0, values: [0; MAX_PARAMS], proven: false, whole: true, checks: 0 };
         for t in ["a", "b", "c", "a"] {
-            recall.remember(0, t.as_bytes(), l);
+            remember(&mut recall, 0, t.as_bytes(), l);
         }
         assert_eq!(recall.len(), 2, "the context keeps its first two");
         let has = |t: &[u8]| Text::new(t).is_some_and(|t| recall.texts[0].contains_key(&t));
@@ -874,12 +1147,12 @@ mod tests {
         recall.texts.push(HashMap::default());
         recall.capacity.push(usize::MAX);
         recall.entries = CAPACITY;
-        recall.remember(1, b"d", l);
+        remember(&mut recall, 1, b"d", l);
         assert_eq!(recall.len(), 2, "nothing past the whole capacity");
         recall.entries = 0;
-        recall.remember(1, &[b'v'; Text::MAX + 1], l);
+        remember(&mut recall, 1, &[b'v'; Text::MAX + 1], l);
         assert_eq!(recall.len(), 2, "a text too long to be a key");
-        recall.remember(1, &[b'v'; Text::MAX], l);
+        remember(&mut recall, 1, &[b'v'; Text::MAX], l);
         assert_eq!(recall.len(), 3, "the longest that is");
     }
 
