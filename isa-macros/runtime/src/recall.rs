@@ -482,14 +482,15 @@ impl Recall {
 
     /// Remembers the pending readings of `text`. With `proof` (the line,
     /// printed back as it reads, and its printer), a reading is proven
-    /// when the printer prints its very text for its piece, the reading binds the
-    /// whole of the operand's word, and every parameter the printer's text
-    /// for that word may read is a constant of the context, bound by the
-    /// text, or a field of the instruction (or a value computed from
-    /// fields) whose value the reading keeps to check: the printer's text
-    /// for the operand is a function of the word and those values alone
-    /// (what its own memory stands on), so it prints this text wherever
-    /// this reading is applied and the checked values are the same.
+    /// when the printer prints its very text for its piece, the reading
+    /// binds the operand's whole word (or leaves bits that are zero, to be
+    /// checked zero again), and every parameter the printer's text for
+    /// that word may read is a constant of the context, bound by the text,
+    /// or a field of the instruction (or a value computed from fields)
+    /// whose value the reading keeps to check: the printer's text for the
+    /// operand is a function of the word and those values alone (what its
+    /// own memory stands on), so it prints this text wherever this reading
+    /// is applied and the checks hold.
     fn commit(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], mut proof: Option<Proof<'_>>) {
         let parts = self.quick.get(leaf as usize).and_then(|c| c.get(case as usize)?.as_ref()).map(|p| &p.parts);
         for &(at, start, end, mut l, part) in &self.pending {
