@@ -54,6 +54,7 @@ use crate::canonical::Read;
 use crate::decode::Decoder;
 use crate::error::AsmError;
 use crate::eval::{Env, Given};
+use crate::logic::Logic;
 use crate::place::Step;
 use crate::print::Printer;
 use crate::recall::{Proof, Prover, TextHasher};
@@ -86,6 +87,8 @@ pub struct Assembler<'a> {
     tries: Vec<(u16, u16, u32)>,
     /// By leaf, [`Isa::ignorable_in`] once found.
     ignorable: Vec<Option<Bits>>,
+    /// By leaf, its rules' checks as [`Logic`]s once built.
+    rules: Vec<Option<Box<[Logic]>>>,
     /// The operands' bounds found on the way (see [`crate::ignorable::Walked`]).
     walked: crate::ignorable::Walked,
     canonical: u64,
@@ -138,6 +141,7 @@ impl Isa {
             order: Vec::new(),
             tries: Vec::new(),
             ignorable: Vec::new(),
+            rules: Vec::new(),
             walked: Default::default(),
             canonical: 0,
             recalled: 0,
@@ -384,7 +388,7 @@ impl Assembler<'_> {
             || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read, width))
             || (inst.bits & self.ignorable(leaf) != 0
                 && isa.ignored_and_set(&inst, gen_, Some(syntax), &|_, _| None) != 0)
-            || !isa.validate_ignoring(&inst, gen_, 0).is_empty()
+            || !isa.keeps_rules(&inst, gen_, self.rules(leaf))
         {
             return Some(None);
         }
@@ -407,6 +411,15 @@ impl Assembler<'_> {
         }
         let (isa, gen_, walked) = (self.isa, self.gen_, &mut self.walked);
         *self.ignorable[leaf as usize].get_or_insert_with(|| isa.ignorable_in_with(leaf, gen_, walked))
+    }
+
+    /// The checks of `leaf`'s rules as [`Logic`]s, built once.
+    fn rules(&mut self, leaf: u16) -> &[Logic] {
+        if self.rules.len() < self.isa.leaves.len() {
+            self.rules.resize_with(self.isa.leaves.len(), || None);
+        }
+        let rules = self.isa.leaves[leaf as usize].rules;
+        self.rules[leaf as usize].get_or_insert_with(|| rules.iter().map(|r| Logic::of(r.check)).collect())
     }
 }
 

@@ -6,6 +6,7 @@ use crate::bits::{Bits, mask_of};
 use crate::direct::{Direct, Trusted, inst_of};
 use crate::error::DecodeError;
 use crate::eval::{Env, Given, Step};
+use crate::logic::Logic;
 use crate::tables::{Isa, Leaf, Range, Src, Ty};
 
 impl Isa {
@@ -575,13 +576,31 @@ impl Isa {
         if leaf.rules.is_empty() {
             return Vec::new();
         }
-        let bits = inst.bits & !ignored;
-        let mut env = Env { isa: self, bits, gen_, read: 0, given: Given::NONE };
-        // Fields as the case in force defines them (a field that moves between
-        // generations is read where this generation keeps it).
+        let (mut env, path) = self.rule_scope(inst, gen_, ignored);
+        leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
+    }
+
+    /// Whether `inst` keeps every rule of its leaf, `rules` being their
+    /// checks as [`Logic`]s, in order: [`Isa::validate_ignoring`]'s answer
+    /// with nothing ignored, without its messages, each check evaluated
+    /// only until its answer is known.
+    pub(crate) fn keeps_rules(&self, inst: &Inst, gen_: u32, rules: &[Logic]) -> bool {
+        if rules.is_empty() {
+            return true;
+        }
+        let (mut env, path) = self.rule_scope(inst, gen_, 0);
+        rules.iter().all(|r| r.holds(&mut |e| env.eval(&path, e)))
+    }
+
+    /// Where `inst`'s rules are evaluated, its bits `ignored` cleared: its
+    /// fields as the case in force defines them (a field that moves between
+    /// generations is read where this generation keeps it).
+    fn rule_scope(&self, inst: &Inst, gen_: u32, ignored: Bits) -> (Env<'_>, [Step; 1]) {
+        let leaf = &self.leaves[inst.leaf as usize];
+        let mut env = Env { isa: self, bits: inst.bits & !ignored, gen_, read: 0, given: Given::NONE };
         let mut path = [Step::top(inst.leaf, (leaf.cases.len() - 1) as u16)];
         path[0].case = self.select_case(&mut env, &mut path, 0, 0);
-        leaf.rules.iter().filter(|r| env.eval(&path, r.check) == 0).map(|r| r.message).collect()
+        (env, path)
     }
 }
 

@@ -26,6 +26,7 @@ mod int_expr;
 pub mod intervals;
 mod inverse;
 mod kept;
+mod logic;
 pub mod machine;
 mod memo;
 mod mnemonics;
