@@ -338,7 +338,9 @@ fn answer_line<S>(
                 text.push_str(&reason);
                 false
             }
-            Ok(line) if line.trim().is_empty() => true,
+            // A line starting with a printable character is not blank,
+            // without the Unicode walk of `trim`.
+            Ok(line) if !line.as_bytes().first().is_some_and(u8::is_ascii_graphic) && line.trim().is_empty() => true,
             Ok(line) => f.text(state, line, text),
         },
     };

@@ -208,7 +208,7 @@ fn fixed_text(l: &Leaf, display: &[Tok], syntax: u16) -> Option<Box<str>> {
 impl Assembler<'_> {
     /// Assembles one line to its bits and width, as [`Isa::assemble_in`].
     pub fn assemble(&mut self, line: &str) -> Result<(Bits, u32), AsmError> {
-        if let Some(found) = self.read_canonical(line.trim()) {
+        if let Some(found) = self.read_canonical(trimmed(line)) {
             self.canonical += 1;
             return Ok(found);
         }
@@ -250,7 +250,9 @@ impl Assembler<'_> {
         // general assembler would try before it that could print the same.
         let mut tries = std::mem::take(&mut self.tries);
         tries.clear();
-        let first = &t[..t.find(' ').unwrap_or(t.len())];
+        // A plain scan: the first word is a dozen bytes, shorter than the
+        // library search's setup.
+        let first = &t[..t.bytes().position(|b| b == b' ').unwrap_or(t.len())];
         if let Some(candidates) = self.heads.get(first) {
             // Those whose first word is this one or starts with a field;
             // a template of fixed text alone prints only that text (`v_nop`
@@ -451,6 +453,14 @@ impl Prover for Printed<'_, '_> {
     }
 }
 
+/// `line` without the white space around it, as [`str::trim`] takes it
+/// off; a line that starts and ends with a printable ASCII character (most
+/// of them) is returned as it is, without the Unicode walk of both ends.
+fn trimmed(line: &str) -> &str {
+    let graphic = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    if graphic(line.as_bytes().first()) && graphic(line.as_bytes().last()) { line } else { line.trim() }
+}
+
 /// Most bits the length of an instruction may read that its text did not
 /// name for [`length_named`] to try each of their values.
 const MAX_UNNAMED_LENGTH_BITS: u32 = 8;
@@ -478,4 +488,30 @@ fn length_named(isa: &Isa, gen_: u32, l: &Leaf, leaf: u16, read: Read, width: u3
         let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
         env.eval(&path, length) >= width as i64
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trimmed;
+
+    #[test]
+    fn a_line_is_trimmed_as_str_trim_takes_it() {
+        let lines = [
+            "",
+            " ",
+            "v_nop",
+            " v_nop",
+            "v_nop\t",
+            "s_mov_b32 s0, s1",
+            "\u{a0}s_nop 0\u{2003}",
+            "s_nop 0\u{3000}",
+            "\u{85}",
+            "é",
+            "~ ~",
+            "\x7f",
+        ];
+        for line in lines {
+            assert_eq!(trimmed(line), line.trim(), "{line:?}");
+        }
+    }
 }

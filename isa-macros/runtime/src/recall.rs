@@ -300,7 +300,16 @@ impl Iterator for Ends<'_> {
                 Until::Text(t) => match rest[n..].iter().position(|&b| b == t[0]) {
                     Some(k) => {
                         self.n = n + k + 1;
-                        rest[n + k..].starts_with(t).then_some(n + k)
+                        let at = &rest[n + k..];
+                        // Its first byte matched; most such texts are a
+                        // separator of two bytes (`, `), compared here
+                        // rather than by a library call.
+                        let whole = match t {
+                            [_] => true,
+                            [_, b] => at.get(1) == Some(b),
+                            _ => at.starts_with(t),
+                        };
+                        whole.then_some(n + k)
                     }
                     None => {
                         self.n = rest.len() + 1;
