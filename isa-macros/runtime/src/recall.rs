@@ -408,7 +408,11 @@ impl Recall {
         self.pending.clear();
         self.shaping.clear();
         memory.forget_after(0);
-        self.prepare(isa, leaf, case);
+        // Resolved already, for all but a case's first line: one look, not
+        // a call.
+        if !self.quick.get(leaf as usize).and_then(|c| c.get(case as usize)).is_some_and(Option::is_some) {
+            self.prepare(isa, leaf, case);
+        }
         let how = (self.gen_, self.syntax);
         let Some(plan) = &mut self.quick[leaf as usize][case as usize] else { return None };
         if plan.tried >= JUDGED_AFTER && plan.kept * 8 < plan.tried * LEAST_KEPT_EIGHTHS {
