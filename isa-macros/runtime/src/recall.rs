@@ -505,6 +505,10 @@ impl Recall {
     /// own memory stands on), so it prints this text wherever this reading
     /// is applied and the checks hold.
     fn commit(&mut self, isa: &Isa, (leaf, case): (u16, u16), text: &[u8], mut proof: Option<Proof<'_>>) {
+        // Most lines kept were read by remembered texts alone.
+        if self.pending.is_empty() && self.shaping.is_empty() {
+            return;
+        }
         let parts = self.quick.get(leaf as usize).and_then(|c| c.get(case as usize)?.as_ref()).map(|p| &p.parts);
         for &(at, start, end, mut l, part) in &self.pending {
             let texts = &mut self.texts[at as usize];
