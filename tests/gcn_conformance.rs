@@ -274,6 +274,52 @@ fn numbers_read_as_llvm_mc_reads_them() {
     }
 }
 
+/// DPP's row and bank masks and MIMG's dmask, printed `0xf`, in every
+/// spelling llvm-mc 14 (`-mcpu=tonga -show-encoding`) reads: decimal, upper
+/// case hex, octal, negative (two's complement), and a dmask of 0, which
+/// prints as nothing, written out. A value past the field is refused
+/// (llvm-mc keeps its low bits: `row_mask:16` is 0x0) rather than cut.
+#[test]
+fn masks_read_in_every_spelling_llvm_mc_reads() {
+    let lines = [
+        ("v_mov_b32_dpp v1, v2 row_shl:1 row_mask:15 bank_mask:15", &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x01, 0xff]),
+        (
+            "v_mov_b32_dpp v1, v2 row_shl:1 row_mask:0xF bank_mask:0XA",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x01, 0xfa],
+        ),
+        ("v_mov_b32_dpp v1, v2 row_shl:1 row_mask:-1 bank_mask:-2", &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x01, 0xfe]),
+        ("v_mov_b32_dpp v1, v2 row_shl:1 row_mask:0 bank_mask:10", &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x01, 0x0a]),
+        (
+            "v_mov_b32_dpp v1, v2 row_shl:1 row_mask:011 bank_mask:0x3",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x01, 0x93],
+        ),
+        (
+            "v_add_f32_dpp v5, v6, v7 quad_perm:[0,1,2,3] row_mask:3 bank_mask:12 bound_ctrl:0",
+            &[0xfa, 0x0e, 0x0a, 0x02, 0x06, 0xe4, 0x08, 0x3c],
+        ),
+        ("v_nop row_shl:1 row_mask:9 bank_mask:6", &[0xfa, 0x00, 0x00, 0x7e, 0x00, 0x01, 0x01, 0x96]),
+        ("image_load v[1:4], v[1:4], s[4:11] dmask:15", &[0x00, 0x0f, 0x00, 0xf0, 0x01, 0x01, 0x01, 0x00]),
+        ("image_load v[1:2], v[1:4], s[4:11] dmask:3 unorm", &[0x00, 0x13, 0x00, 0xf0, 0x01, 0x01, 0x01, 0x00]),
+        ("image_load v1, v[1:4], s[4:11] dmask:0", &[0x00, 0x00, 0x00, 0xf0, 0x01, 0x01, 0x01, 0x00]),
+        ("image_load v1, v[1:4], s[4:11] dmask:0x0 glc", &[0x00, 0x20, 0x00, 0xf0, 0x01, 0x01, 0x01, 0x00]),
+        ("image_sample v[5:7], v[1:4], s[8:15], s[12:15] dmask:0XE", &[0x00, 0x0e, 0x80, 0xf0, 0x01, 0x05, 0x62, 0x00]),
+    ];
+    let mut asm = ISA.assembler(8, 0);
+    for (text, want) in lines {
+        assert_eq!(assembled(text), want, "{text}");
+        let (bits, width) = asm.assemble(text).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
+        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}, by an assembler");
+    }
+    for (text, field) in [
+        ("v_mov_b32_dpp v1, v2 row_shl:1 row_mask:16 bank_mask:0xf", "ROW_MASK"),
+        ("v_mov_b32_dpp v1, v2 row_shl:1 row_mask:0xf bank_mask:0x10", "BANK_MASK"),
+    ] {
+        let refused = ISA.assemble(text, 8).expect_err(text);
+        assert!(refused.message.contains(field), "`{text}`: {}", refused.message);
+    }
+    assert!(ISA.assemble("image_load v[1:4], v[1:4], s[4:11] dmask:16", 8).is_err());
+}
+
 /// An `Assembler` (what `isa asm` keeps per worker) answers every record's
 /// texts as `Isa::assemble_in` does (which the test above holds to
 /// llvm-mc): the test's input and llvm-mc's canonical text, most of the
