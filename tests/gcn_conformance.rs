@@ -274,6 +274,17 @@ fn numbers_read_as_llvm_mc_reads_them() {
     }
 }
 
+/// Holds each text to its bytes (llvm-mc 14's), assembled by the engine
+/// and by an `Assembler` (what `isa asm` keeps per worker).
+fn each_assembles_to(lines: &[(&str, &[u8; 8])]) {
+    let mut asm = ISA.assembler(8, 0);
+    for &(text, want) in lines {
+        assert_eq!(assembled(text), want, "{text}");
+        let (bits, width) = asm.assemble(text).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
+        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}, by an assembler");
+    }
+}
+
 /// DPP's row and bank masks and MIMG's dmask, printed `0xf`, in every
 /// spelling llvm-mc 14 (`-mcpu=tonga -show-encoding`) reads: decimal, upper
 /// case hex, octal, negative (two's complement), and a dmask of 0, which
@@ -304,12 +315,7 @@ fn masks_read_in_every_spelling_llvm_mc_reads() {
         ("image_load v1, v[1:4], s[4:11] dmask:0x0 glc", &[0x00, 0x20, 0x00, 0xf0, 0x01, 0x01, 0x01, 0x00]),
         ("image_sample v[5:7], v[1:4], s[8:15], s[12:15] dmask:0XE", &[0x00, 0x0e, 0x80, 0xf0, 0x01, 0x05, 0x62, 0x00]),
     ];
-    let mut asm = ISA.assembler(8, 0);
-    for (text, want) in lines {
-        assert_eq!(assembled(text), want, "{text}");
-        let (bits, width) = asm.assemble(text).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
-        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}, by an assembler");
-    }
+    each_assembles_to(&lines);
     for (text, field) in [
         ("v_mov_b32_dpp v1, v2 row_shl:1 row_mask:16 bank_mask:0xf", "ROW_MASK"),
         ("v_mov_b32_dpp v1, v2 row_shl:1 row_mask:0xf bank_mask:0x10", "BANK_MASK"),
@@ -318,6 +324,30 @@ fn masks_read_in_every_spelling_llvm_mc_reads() {
         assert!(refused.message.contains(field), "`{text}`: {}", refused.message);
     }
     assert!(ISA.assemble("image_load v[1:4], v[1:4], s[4:11] dmask:16", 8).is_err());
+}
+
+/// Offsets that print as nothing when zero (DS, MUBUF, MTBUF, and
+/// ds_swizzle_b32's pattern), written out as zero, read as llvm-mc 14
+/// (`-mcpu=tonga -show-encoding`) reads them, in decimal or hex; written
+/// twice, refused as llvm-mc refuses it.
+#[test]
+fn zero_offsets_written_out_read_as_llvm_mc_reads_them() {
+    let lines = [
+        ("buffer_load_dword v1, off, s[4:7], s1 offset:0", &[0x00, 0x00, 0x50, 0xe0, 0x00, 0x01, 0x01, 0x01]),
+        ("buffer_load_dword v1, off, s[4:7], s1 offset:0x0", &[0x00, 0x00, 0x50, 0xe0, 0x00, 0x01, 0x01, 0x01]),
+        ("buffer_store_dword v1, v2, s[4:7], s1 offen offset:0", &[0x00, 0x10, 0x70, 0xe0, 0x02, 0x01, 0x01, 0x01]),
+        (
+            "tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_USCALED] offset:0",
+            &[0x00, 0x00, 0x08, 0xe9, 0x00, 0x01, 0x01, 0x01],
+        ),
+        ("ds_add_u32 v1, v2 offset:0", &[0x00, 0x00, 0x00, 0xd8, 0x01, 0x02, 0x00, 0x00]),
+        ("ds_add_u32 v1, v2 offset:0 gds", &[0x00, 0x00, 0x01, 0xd8, 0x01, 0x02, 0x00, 0x00]),
+        ("ds_write2_b32 v1, v2, v3 offset0:0 offset1:0", &[0x00, 0x00, 0x1c, 0xd8, 0x01, 0x02, 0x03, 0x00]),
+        ("ds_write2_b32 v1, v2, v3 offset0:0 offset1:1", &[0x00, 0x01, 0x1c, 0xd8, 0x01, 0x02, 0x03, 0x00]),
+        ("ds_swizzle_b32 v1, v2 offset:0x0 gds", &[0x00, 0x00, 0x7b, 0xd8, 0x02, 0x00, 0x00, 0x01]),
+    ];
+    each_assembles_to(&lines);
+    assert!(ISA.assemble("ds_add_u32 v1, v2 offset:0 offset:0", 8).is_err());
 }
 
 /// An `Assembler` (what `isa asm` keeps per worker) answers every record's
