@@ -57,20 +57,14 @@ pub struct Streams<'a> {
     pub err: &'a mut dyn Write,
 }
 
-/// Lines handed to a worker at once, and the bytes they may hold (one line
-/// may go past that, up to [`MAX_LINE`]): small enough that the workers end
-/// a stretch of input together and a chunk's answers are written soon,
-/// large enough that handing it over costs nothing next to answering it.
-///
-/// Each chunk wakes a worker and then this thread again; a disassembler
-/// answers a line in well under a microsecond, so with 1,024 lines a chunk
-/// those wake-ups cost `isa disasm` some 5% of its time on a two-core
-/// machine (a million lines: 1,500 context switches against 550 now).
-/// Chunks of 16,384 lines were slower again (the last ones leave a worker
-/// idle longer, and a chunk no longer stays in the cache between the
-/// thread that reads it and the one that answers it).
-const CHUNK_LINES: usize = 4096;
-const CHUNK_BYTES: usize = 256 << 10;
+/// Lines handed to a worker at once, unless the answer asks for another
+/// size (see [`Answer::chunk_lines`]), and the bytes a chunk may hold per
+/// line (one line may go past that, up to [`MAX_LINE`]): small enough that
+/// the workers end a stretch of input together and a chunk's answers are
+/// written soon, large enough that handing it over costs little next to
+/// answering it.
+const CHUNK_LINES: usize = 1024;
+const BYTES_PER_LINE: usize = 64;
 
 /// Chunks read but not yet written, per worker: enough to keep every
 /// worker busy while the others' answers are written, few enough that
@@ -95,21 +89,24 @@ struct Chunk {
 }
 
 impl Chunk {
-    /// Reads the next chunk: with `wait`, its first line may wait for
-    /// input; every other line is one already there (so a program feeding
-    /// `isa` a line at a time gets each answer before it writes the next).
+    /// Reads the next chunk, of at most `lines` lines (and
+    /// [`BYTES_PER_LINE`] bytes for each): with `wait`, its first line may
+    /// wait for input; every other line is one already there (so a program
+    /// feeding `isa` a line at a time gets each answer before it writes the
+    /// next).
     /// The lines whole in the input's buffer are taken in one pass over it.
-    fn read(&mut self, input: &mut dyn Input, line: &mut Vec<u8>, wait: bool) -> io::Result<()> {
+    fn read(&mut self, input: &mut dyn Input, line: &mut Vec<u8>, wait: bool, lines: usize) -> io::Result<()> {
         self.data.clear();
         self.spans.clear();
-        while self.spans.len() < CHUNK_LINES && self.data.len() < CHUNK_BYTES {
+        let bytes = lines * BYTES_PER_LINE;
+        while self.spans.len() < lines && self.data.len() < bytes {
             if !(wait && self.spans.is_empty()) && input.ready() == 0 {
                 break;
             }
             // The lines that end in what is buffered, without a call per line.
             let avail = input.fill_buf()?;
             let mut used = 0;
-            while self.spans.len() < CHUNK_LINES && self.data.len() < CHUNK_BYTES {
+            while self.spans.len() < lines && self.data.len() < bytes {
                 let rest = &avail[used..];
                 let Some(end) = find_newline(rest) else { break };
                 if end > MAX_LINE {
@@ -183,12 +180,13 @@ fn each_line<S: Send>(io: Streams, mut states: Vec<S>, f: impl Answer<S>) -> io:
     let mut stats = Stats::default();
     let mut line = Vec::new();
     let workers = states.len();
+    let lines = f.chunk_lines();
     let first = states.first_mut().expect("a batch has a worker");
     // Answered on this thread until a chunk comes full: a short input (a
     // line from a program, a fuzzer's case) starts no thread.
     let mut chunk = Chunk::default();
     loop {
-        chunk.read(input, &mut line, true)?;
+        chunk.read(input, &mut line, true, lines)?;
         if chunk.spans.is_empty() {
             out.flush()?;
             err.flush()?;
@@ -200,7 +198,7 @@ fn each_line<S: Send>(io: Streams, mut states: Vec<S>, f: impl Answer<S>) -> io:
             out.flush()?;
             err.flush()?;
         }
-        if workers > 1 && (chunk.spans.len() >= CHUNK_LINES || chunk.data.len() >= CHUNK_BYTES) {
+        if workers > 1 && (chunk.spans.len() >= lines || chunk.data.len() >= lines * BYTES_PER_LINE) {
             break;
         }
     }
@@ -248,7 +246,7 @@ fn each_line<S: Send>(io: Streams, mut states: Vec<S>, f: impl Answer<S>) -> io:
                     break;
                 }
                 let mut chunk = spare.pop().unwrap_or_default();
-                chunk.read(input, &mut line, idle)?;
+                chunk.read(input, &mut line, idle, lines)?;
                 if chunk.spans.is_empty() {
                     spare.push(chunk);
                     end = idle;
@@ -293,6 +291,13 @@ trait Answer<S>: Sync {
     /// written nothing, to check the line and call [`Answer::text`].
     fn unchecked(&self, _state: &mut S, _line: &[u8], _text: &mut String) -> Option<bool> {
         None
+    }
+
+    /// Lines a chunk holds for this answer (see [`CHUNK_LINES`]): about a
+    /// millisecond of answering, so that handing chunks over stays cheap
+    /// whatever a line costs.
+    fn chunk_lines(&self) -> usize {
+        CHUNK_LINES
     }
 }
 
@@ -475,6 +480,19 @@ impl<'a> Answer<DisasmState<'a>> for Disasm<'a> {
             return false;
         }
         self.instruction(printer, bytes, text)
+    }
+
+    /// A disassembler answers a line in a fraction of a microsecond, an
+    /// assembler in one or two: each chunk wakes a worker and then the
+    /// thread that writes, and with the assembler's 1,024 lines a chunk
+    /// those wake-ups cost `isa disasm` some 5% of its time on two cores
+    /// (a million lines: 1,500 context switches, 550 with 4,096). Chunks of
+    /// 16,384 lines were slower again (the last ones leave a worker idle
+    /// longer, and a chunk no longer stays in the cache between the thread
+    /// that reads it and the one that answers it), and `isa asm` was some
+    /// 5% slower with 4,096 than with 1,024.
+    fn chunk_lines(&self) -> usize {
+        4 * CHUNK_LINES
     }
 
     /// A line of plain hex, as disassemblers write them, is read without
@@ -692,6 +710,47 @@ mod tests {
         assert!(lines[CHUNK_LINES..].iter().all(|l| *l == "there"), "the rest");
     }
 
+    /// An answer that asks for chunks of its own size gets them: the first
+    /// chunk, answered on the caller's thread, holds that many lines, and
+    /// every later chunk is read to that size.
+    #[test]
+    fn an_answer_sets_its_chunks_size() {
+        struct OwnSize(usize, std::thread::ThreadId);
+        impl Answer<()> for OwnSize {
+            fn text(&self, _: &mut (), _: &str, text: &mut String) -> bool {
+                text.push_str(if std::thread::current().id() == self.1 { "here" } else { "there" });
+                true
+            }
+            fn chunk_lines(&self) -> usize {
+                self.0
+            }
+        }
+        for size in [7, 3 * CHUNK_LINES] {
+            let n = 5 * AHEAD * size + 2;
+            let input: String = (0..n).map(|i| format!("{i}\n")).collect();
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let io = Streams { input: &mut input.as_bytes(), out: &mut out, err: &mut err };
+            each_line(io, vec![(); 2], OwnSize(size, std::thread::current().id())).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), n);
+            assert!(lines[..size].iter().all(|l| *l == "here"), "{size}: the first chunk");
+            assert!(lines[size..].iter().all(|l| *l == "there"), "{size}: the rest");
+        }
+        // Every later chunk is read to that size too.
+        let input: String = (0..100).map(|i| format!("{i}\n")).collect();
+        let mut reader = input.as_bytes();
+        let (mut chunk, mut line, mut sizes) = (Chunk::default(), Vec::new(), Vec::new());
+        loop {
+            chunk.read(&mut reader, &mut line, true, 7).unwrap();
+            if chunk.spans.is_empty() {
+                break;
+            }
+            sizes.push(chunk.spans.len());
+        }
+        assert_eq!(sizes, [[7; 14].as_slice(), &[2]].concat());
+    }
+
     /// Output that fails part way (a closed pipe) ends the run with the
     /// error, workers and all, rather than leaving it waiting.
     #[test]
@@ -802,7 +861,7 @@ mod tests {
             let mut blocks = io::BufReader::with_capacity(capacity, &input[..]);
             let mut chunk = Chunk::default();
             loop {
-                chunk.read(&mut blocks, &mut line, true).unwrap();
+                chunk.read(&mut blocks, &mut line, true, CHUNK_LINES).unwrap();
                 if chunk.spans.is_empty() {
                     break;
                 }
