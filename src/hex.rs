@@ -1,6 +1,6 @@
 //! Reading and writing instruction bytes as text.
 
-use isa_specs::runtime::digits::push_hex;
+use isa_specs::runtime::digits::{push_ascii, push_hex};
 
 /// How machine code is written on a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,8 +309,7 @@ pub fn write(bits: u128, len: usize, format: Format, out: &mut String) {
                 ]);
             }
             let n = (5 * bytes.len()).saturating_sub(1);
-            // ASCII by construction: the check cannot fail.
-            out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
+            push_ascii(out, &buf[..n]);
         }
     }
 }
