@@ -98,15 +98,14 @@ impl Chunk {
     fn read(&mut self, input: &mut dyn Input, line: &mut Vec<u8>, wait: bool, lines: usize) -> io::Result<()> {
         self.data.clear();
         self.spans.clear();
-        let bytes = lines * BYTES_PER_LINE;
-        while self.spans.len() < lines && self.data.len() < bytes {
+        while !self.full(lines) {
             if !(wait && self.spans.is_empty()) && input.ready() == 0 {
                 break;
             }
             // The lines that end in what is buffered, without a call per line.
             let avail = input.fill_buf()?;
             let mut used = 0;
-            while self.spans.len() < lines && self.data.len() < bytes {
+            while !self.full(lines) {
                 let rest = &avail[used..];
                 let Some(end) = find_newline(rest) else { break };
                 if end > MAX_LINE {
@@ -131,6 +130,11 @@ impl Chunk {
             self.data.extend_from_slice(line);
         }
         Ok(())
+    }
+
+    /// Whether the chunk holds all a chunk of `lines` lines may.
+    fn full(&self, lines: usize) -> bool {
+        self.spans.len() >= lines || self.data.len() >= lines * BYTES_PER_LINE
     }
 
     /// Answers every line of the chunk with `f`.
@@ -198,7 +202,7 @@ fn each_line<S: Send>(io: Streams, mut states: Vec<S>, f: impl Answer<S>) -> io:
             out.flush()?;
             err.flush()?;
         }
-        if workers > 1 && (chunk.spans.len() >= lines || chunk.data.len() >= lines * BYTES_PER_LINE) {
+        if workers > 1 && chunk.full(lines) {
             break;
         }
     }
