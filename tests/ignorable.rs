@@ -107,3 +107,28 @@ fn bounds_found_with_the_operands_kept_are_those_found_afresh() {
         }
     }
 }
+
+/// An `ignore:` condition that is a chain of `&&` is left out of the bound
+/// where one of its operands fails on constants alone: GCN's VOP1 ignores
+/// the high half of the literal for a 16-bit source only (`SRC0 == 255 &&
+/// H0`), and its tables of 32-bit operations set `H0` to 0, so an
+/// instruction with a literal in those tables is not walked for it.
+#[test]
+fn a_conjunct_failing_on_constants_narrows_the_bound() {
+    let isa = isa_specs::target("gcn").expect("gcn");
+    let gfx8 = isa.gen_by_name("gfx8").expect("gfx8");
+    // llvm-mc 14, -mcpu=tonga: v_cvt_u32_f32_e32 v1, 0x12345678 and
+    // v_rcp_f16_e32 v1, 0x1234.
+    let b32 = isa.decode(0x1234_5678_7e02_0eff, gfx8).expect("decodes");
+    let b16 = isa.decode(0x0000_1234_7e02_7aff, gfx8).expect("decodes");
+    assert_eq!(isa.leaves[b32.leaf as usize].name, "v_cvt_u32_f32");
+    assert_eq!(isa.leaves[b16.leaf as usize].name, "v_rcp_f16");
+    let high_half = 0xffffu128 << 48;
+    assert_eq!(isa.ignorable(b32.leaf) & high_half, high_half, "for every generation and parameter");
+    assert_eq!(isa.ignorable_in(b32.leaf, gfx8) & high_half, 0, "a 32-bit source");
+    assert_eq!(isa.ignorable_in(b16.leaf, gfx8) & high_half, high_half, "a 16-bit source");
+    // The 16-bit source's literal with its high half set: ignored.
+    let set = isa.decode(b16.bits | high_half, gfx8).expect("decodes");
+    assert_eq!(set.leaf, b16.leaf);
+    assert_eq!(isa.ignored_bits(&set, gfx8) & high_half, high_half, "ignored by a 16-bit source");
+}

@@ -21,6 +21,7 @@ use crate::bits::{Bits, mask_of};
 use crate::decode::MAX_DEPTH;
 use crate::eval::{Env, Given};
 use crate::kept::Kept;
+use crate::parse::push_conjuncts;
 use crate::place::Step;
 use crate::tables::{Isa, Src, Ty};
 
@@ -170,10 +171,19 @@ fn ignorable_at(
     path[depth].case = default;
     for ig in leaf.ignore {
         // As `ignored_in` judges it (at the default case), on no bits: a
-        // condition that read none holds or fails for every encoding.
+        // condition that read none holds or fails for every encoding, and
+        // so does a chain of `&&` one of whose operands fails reading none
+        // (GCN's `SRC0 == 255 && H0`, where a table of 32-bit operations
+        // sets `H0` to 0: the literal's high half is never ignored there).
         let never = ig.when.is_some_and(|e| {
-            let mut env = Env { isa, bits: 0, gen_, read: 0, given: Given::NONE };
-            env.eval(&path[..=depth], e) == 0 && env.read == 0
+            let mut fails = false;
+            push_conjuncts(e, &mut |c| {
+                if !fails {
+                    let mut env = Env { isa, bits: 0, gen_, read: 0, given: Given::NONE };
+                    fails = env.eval(&path[..=depth], c) == 0 && env.read == 0;
+                }
+            });
+            fails
         });
         if !never {
             local |= ig.mask;
