@@ -59,8 +59,7 @@ fn the_bound_holds_every_ignored_bit() {
 /// (`when: W >= 2`); `s_mov_b32` passes `W: 1`, `s_mov_b64` `W: 2`.
 #[test]
 fn constant_parameters_narrow_the_bound() {
-    let isa = isa_specs::target("gcn").expect("gcn");
-    let gfx8 = isa.gen_by_name("gfx8").expect("gfx8");
+    let (isa, gfx8) = gcn_gfx8();
     let leaf = |name: &str| isa.instructions(gfx8).find(|&l| isa.leaves[l as usize].name == name).expect(name);
     let (b32, b64) = (leaf("s_mov_b32"), leaf("s_mov_b64"));
     // SOP1: SSRC0 in bits 0..8, SDST in bits 16..23.
@@ -76,13 +75,11 @@ fn constant_parameters_narrow_the_bound() {
 /// pair's code is.
 #[test]
 fn operand_values_narrow_the_bound() {
-    let isa = isa_specs::target("gcn").expect("gcn");
-    let gfx8 = isa.gen_by_name("gfx8").expect("gfx8");
+    let (isa, gfx8) = gcn_gfx8();
     // llvm-mc 14, -mcpu=tonga: v_add_f64 v[0:1], v[3:4], v[6:7] and
     // v_add_f64 v[0:1], s[2:3], v[6:7].
-    let vgpr = isa.decode(0x0002_0d03_d280_0000, gfx8).expect("decodes");
+    let vgpr = decoded(isa, gfx8, 0x0002_0d03_d280_0000, "v_add_f64");
     let sgpr = isa.decode(0x0002_0c02_d280_0000, gfx8).expect("decodes");
-    assert_eq!(isa.leaves[vgpr.leaf as usize].name, "v_add_f64");
     let src0_low = 1u128 << 32;
     assert_ne!(isa.ignorable(vgpr.leaf) & src0_low, 0, "a source may be a scalar pair");
     assert_eq!(isa.ignorable_for(&vgpr) & src0_low, 0, "v[3:4]: a VGPR ignores no bit of its code");
@@ -115,14 +112,11 @@ fn bounds_found_with_the_operands_kept_are_those_found_afresh() {
 /// instruction with a literal in those tables is not walked for it.
 #[test]
 fn a_conjunct_failing_on_constants_narrows_the_bound() {
-    let isa = isa_specs::target("gcn").expect("gcn");
-    let gfx8 = isa.gen_by_name("gfx8").expect("gfx8");
+    let (isa, gfx8) = gcn_gfx8();
     // llvm-mc 14, -mcpu=tonga: v_cvt_u32_f32_e32 v1, 0x12345678 and
     // v_rcp_f16_e32 v1, 0x1234.
-    let b32 = isa.decode(0x1234_5678_7e02_0eff, gfx8).expect("decodes");
-    let b16 = isa.decode(0x0000_1234_7e02_7aff, gfx8).expect("decodes");
-    assert_eq!(isa.leaves[b32.leaf as usize].name, "v_cvt_u32_f32");
-    assert_eq!(isa.leaves[b16.leaf as usize].name, "v_rcp_f16");
+    let b32 = decoded(isa, gfx8, 0x1234_5678_7e02_0eff, "v_cvt_u32_f32");
+    let b16 = decoded(isa, gfx8, 0x0000_1234_7e02_7aff, "v_rcp_f16");
     let high_half = 0xffffu128 << 48;
     assert_eq!(isa.ignorable(b32.leaf) & high_half, high_half, "for every generation and parameter");
     assert_eq!(isa.ignorable_in(b32.leaf, gfx8) & high_half, 0, "a 32-bit source");
@@ -131,4 +125,17 @@ fn a_conjunct_failing_on_constants_narrows_the_bound() {
     let set = isa.decode(b16.bits | high_half, gfx8).expect("decodes");
     assert_eq!(set.leaf, b16.leaf);
     assert_eq!(isa.ignored_bits(&set, gfx8) & high_half, high_half, "ignored by a 16-bit source");
+}
+
+/// GCN and its generation GFX8, which the tests above take instructions of.
+fn gcn_gfx8() -> (&'static isa_runtime::Isa, u32) {
+    let isa = isa_specs::target("gcn").expect("gcn");
+    (isa, isa.gen_by_name("gfx8").expect("gfx8"))
+}
+
+/// The instruction `word` decodes to in generation `g`, checked to be `name`.
+fn decoded(isa: &isa_runtime::Isa, g: u32, word: u128, name: &str) -> isa_runtime::Inst {
+    let inst = isa.decode(word, g).expect("decodes");
+    assert_eq!(isa.leaves[inst.leaf as usize].name, name);
+    inst
 }
