@@ -183,8 +183,9 @@ fn an_assembler_keeps_lines_proven_to_print_as_they_read_unprinted() {
 
 /// GCN GFX8 lines kept unprinted, and lines that differ from the printer's
 /// form only where the proof looks (two spaces after the mnemonic, a mask
-/// written `0x0f`), which are printed back, found to differ and read the
-/// long way: each to llvm-mc 14's encoding (`llvm-mc -arch=amdgcn
+/// written `0x0f`, a number written with a leading zero), which are
+/// printed back, found to differ and read the long way: each to llvm-mc
+/// 14's encoding (`llvm-mc -arch=amdgcn
 /// -mcpu=tonga -show-encoding`). A register pair where the instruction
 /// takes one register, after pairs were remembered, is refused as llvm-mc
 /// and `Isa::assemble_in` refuse it.
@@ -218,6 +219,23 @@ fn an_assembler_keeps_unprinted_only_what_prints_as_it_reads() {
         ("buffer_load_dwordx2 v[1:2], v5, s[4:7], s1 offen", &[0x00, 0x10, 0x54, 0xe0, 0x05, 0x01, 0x01, 0x01], false),
         ("buffer_load_dwordx2 v[3:4], v6, s[8:11], s2 offen", &[0x00, 0x10, 0x54, 0xe0, 0x06, 0x03, 0x02, 0x02], false),
         ("buffer_load_dwordx2 v[1:2], v6, s[8:11], s2 offen", &[0x00, 0x10, 0x54, 0xe0, 0x06, 0x01, 0x02, 0x02], true),
+        (
+            "buffer_load_dwordx2 v[1:2], v6, s[8:11], s2 offen glc",
+            &[0x00, 0x50, 0x54, 0xe0, 0x06, 0x01, 0x02, 0x02],
+            true,
+        ),
+        (
+            "buffer_load_dwordx2 v[3:4], v6, s[8:11], s2 offen glc",
+            &[0x00, 0x50, 0x54, 0xe0, 0x06, 0x03, 0x02, 0x02],
+            true,
+        ),
+        // A number with a leading zero is octal (LLVM's reading): the
+        // printer would not write it so, and it is read the long way.
+        ("s_nop 5", &[0x05, 0x00, 0x80, 0xbf], true),
+        ("s_nop 3", &[0x03, 0x00, 0x80, 0xbf], true),
+        ("s_nop 010", &[0x08, 0x00, 0x80, 0xbf], false),
+        ("s_nop 07", &[0x07, 0x00, 0x80, 0xbf], false),
+        ("s_nop 0", &[0x00, 0x00, 0x80, 0xbf], true),
     ];
     let isa = &isa_specs::gcn::ISA;
     let g = isa.gen_by_name("gfx8").expect("gfx8");

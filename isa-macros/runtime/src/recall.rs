@@ -806,6 +806,20 @@ impl Line<'_> {
     /// Notes whether a scalar field's text `text`, read to `value`, is what
     /// the printer writes for it.
     fn scalar(&mut self, value: i64, ty: Ty, width: u32, text: &[u8]) {
+        // Formatting each scalar cost more than the rest of its reading
+        // where the answer is known from the text: a flag's text is its
+        // word or nothing, as the printer writes it for the value read
+        // (GCN's ` glc`); an unsigned number's was read as its decimal
+        // digits alone, to a value that fits the field, and the printer
+        // writes the same digits but for leading zeros.
+        match ty {
+            Ty::Bool { .. } => return,
+            Ty::Uint | Ty::UintSat => {
+                self.unproven |= text.len() > 1 && text[0] == b'0';
+                return;
+            }
+            _ => {}
+        }
         self.scratch.clear();
         crate::print::format_value(self.isa, ty, value, width, self.scratch);
         self.unproven |= self.scratch.as_bytes() != text;
@@ -839,10 +853,12 @@ pub(crate) fn bind_operand(
     if !bind(&mut read.bits, &mut read.bound, m, w) {
         return None;
     }
-    for (k, r) in params.iter().enumerate() {
-        if let Some(r) = r
-            && named >> k & 1 == 1
-        {
+    // Only the parameters named (most operands, registers, name none).
+    let mut left = named;
+    while left != 0 {
+        let k = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if let Some(Some(r)) = params.get(k) {
             let (v, m) = insert(0, 0, r, value(k) as Bits);
             if !bind(&mut read.bits, &mut read.bound, m, v) {
                 return None;
