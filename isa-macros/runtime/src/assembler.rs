@@ -73,8 +73,6 @@ pub struct Assembler<'a> {
     /// they print, in spec order (looked up once a line, by a hasher for
     /// short texts).
     heads: HashMap<Box<str>, Box<[Head]>, BuildHasherDefault<TextHasher>>,
-    /// The templates whose first word is not all fixed text, in spec order.
-    open: Box<[Open]>,
     /// The text a guess prints back.
     text: String,
     /// What reading learned about the templates.
@@ -119,12 +117,29 @@ impl Isa {
                 // tried for lines whose first word is its fixed part (the
                 // field printed nothing there: `ds_gws_sema_v gds`).
                 let fixed = fixed_text(l, case.display_in(syntax), syntax);
-                heads.entry(word.clone()).or_default().push(Head { leaf, case: ci as u16, whole: fixed });
+                let h = Head { leaf, case: ci as u16, whole: fixed, before: u32::MAX, whole_before: false };
+                heads.entry(word.clone()).or_default().push(h);
                 // Only a template of an encoding shorter than some other
                 // could be the shorter one that prints the same.
                 if !whole && l.min_bits < widest {
                     open.push(Open { leaf, prefix: word.into_boxed_str(), min_bits: l.min_bits });
                 }
+            }
+        }
+        // What a line's first word alone says of the encodings tried
+        // before each template (see `Head::before`), worked out once here
+        // rather than for every line.
+        for (word, candidates) in heads.iter_mut() {
+            for k in 0..candidates.len() {
+                let leaf = candidates[k].leaf;
+                let earlier = candidates[..k].iter().filter(|c| c.leaf != leaf);
+                let named =
+                    earlier.clone().filter(|c| c.whole.is_none()).map(|c| self.leaves[c.leaf as usize].min_bits);
+                let open = open.iter().take_while(|o| o.leaf < leaf);
+                let open = open.filter(|o| word.starts_with(&*o.prefix)).map(|o| o.min_bits);
+                let before = named.chain(open).min().unwrap_or(u32::MAX);
+                let whole_before = earlier.clone().any(|c| c.whole.is_some());
+                (candidates[k].before, candidates[k].whole_before) = (before, whole_before);
             }
         }
         Assembler {
@@ -134,7 +149,6 @@ impl Isa {
             decoder: self.decoder(gen_),
             printer: self.printer(gen_, PrintOpts { syntax, pad: None }),
             heads: heads.into_iter().map(|(h, l)| (h.into_boxed_str(), l.into_boxed_slice())).collect(),
-            open: open.into_boxed_slice(),
             text: String::new(),
             memory: Default::default(),
             recall: crate::recall::Recall::new(self, gen_, syntax),
@@ -162,6 +176,16 @@ struct Head {
     /// The whole text, for a template that is fixed text alone (GCN's
     /// `v_nop`): the only line it prints.
     whole: Option<Box<str>>,
+    /// The least width of an encoding the general assembler tries before
+    /// this one that could print a line with this first word: a template
+    /// of another instruction listed before it under the same word (but
+    /// one of fixed text alone), or one whose first word is a fixed start
+    /// this word starts with, and a field.
+    before: u32,
+    /// Whether a template of fixed text alone of another instruction is
+    /// listed before it: it could print the line only when the line is
+    /// its text.
+    whole_before: bool,
 }
 
 /// A template whose first word starts with fixed text and goes on with a
@@ -257,12 +281,14 @@ impl Assembler<'_> {
             // Those whose first word is this one or starts with a field;
             // a template of fixed text alone prints only that text (`v_nop`
             // is not the shorter encoding of `v_nop row_shr:2 ...`).
-            for (k, &Head { leaf, case: ci, .. }) in candidates.iter().enumerate() {
-                let could = |c: &&Head| c.leaf != leaf && c.whole.as_deref().is_none_or(|w| w == t);
-                let named = candidates[..k].iter().filter(could).map(|c| isa.leaves[c.leaf as usize].min_bits);
-                let open = self.open.iter().take_while(|o| o.leaf < leaf);
-                let open = open.filter(|o| first.starts_with(&*o.prefix)).map(|o| o.min_bits);
-                tries.push((leaf, ci, named.chain(open).min().unwrap_or(u32::MAX)));
+            for (k, &Head { leaf, case: ci, before, whole_before, .. }) in candidates.iter().enumerate() {
+                let mut shortest = before;
+                if whole_before {
+                    let could = |c: &&Head| c.leaf != leaf && c.whole.as_deref() == Some(t);
+                    let named = candidates[..k].iter().filter(could).map(|c| isa.leaves[c.leaf as usize].min_bits);
+                    shortest = named.fold(shortest, u32::min);
+                }
+                tries.push((leaf, ci, shortest));
             }
         } else {
             // Templates whose first word is not fixed text (ir3's
