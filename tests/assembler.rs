@@ -185,10 +185,9 @@ fn an_assembler_keeps_lines_proven_to_print_as_they_read_unprinted() {
 /// form only where the proof looks (two spaces after the mnemonic, a mask
 /// written `0x0f`, a number written with a leading zero), which are
 /// printed back, found to differ and read the long way: each to llvm-mc
-/// 14's encoding (`llvm-mc -arch=amdgcn
-/// -mcpu=tonga -show-encoding`). A register pair where the instruction
-/// takes one register, after pairs were remembered, is refused as llvm-mc
-/// and `Isa::assemble_in` refuse it.
+/// 14's encoding (`llvm-mc -arch=amdgcn -mcpu=tonga -show-encoding`). A
+/// register pair where the instruction takes one register, after pairs
+/// were remembered, is refused as llvm-mc and `Isa::assemble_in` refuse it.
 #[test]
 fn an_assembler_keeps_unprinted_only_what_prints_as_it_reads() {
     const LINES: &[(&str, &[u8], bool)] = &[
