@@ -250,9 +250,10 @@ fn e32_hint_reads_on_every_encoding_but_vop3() {
 /// operand (llvm-mc: "invalid operand for instruction"), where reading the
 /// expression would have given v17. A leading 0 makes a number that stands
 /// alone octal (`041255` is 17069; `09397` is no number), not a register's
-/// (`v012` is v12).
+/// (`v012` is v12); `0b` and binary digits are binary (`0b2` is refused).
 #[test]
 fn numbers_read_as_llvm_mc_reads_them() {
+    let mut asm = ISA.assembler(8, 0);
     for (text, want) in [
         ("v_mov_b32 v[18-1], v73", &[0x49, 0x03, 0x22, 0x7e][..]),
         ("s_nop 1+2", &[0x03, 0x00, 0x80, 0xbf]),
@@ -264,13 +265,29 @@ fn numbers_read_as_llvm_mc_reads_them() {
         ("v_cmp_gt_u32_e32 vcc, v012, v7", &[0x0c, 0x0f, 0x98, 0x7d]),
         ("s_mov_b32 s010, 0", &[0x80, 0x00, 0x8a, 0xbe]),
         ("v_mov_b32 v1, 010", &[0x88, 0x02, 0x02, 0x7e]),
+        ("s_nop 0b11", &[0x03, 0x00, 0x80, 0xbf]),
+        ("s_nop 0B11", &[0x03, 0x00, 0x80, 0xbf]),
+        ("s_nop (0b1+0b10)", &[0x03, 0x00, 0x80, 0xbf]),
+        ("s_nop -0b1", &[0xff, 0xff, 0x80, 0xbf]),
+        ("s_mov_b32 s0, 0b101", &[0x85, 0x00, 0x80, 0xbe]),
+        ("s_waitcnt 0b0", &[0x00, 0x00, 0x8c, 0xbf]),
+        ("v_mov_b32 v1, 0b1000001", &[0xff, 0x02, 0x02, 0x7e, 0x41, 0x00, 0x00, 0x00]),
+        ("ds_add_u32 v1, v2 offset:0b100", &[0x04, 0x00, 0x00, 0xd8, 0x01, 0x02, 0x00, 0x00]),
+        ("v_mov_b32 v[0b1], v2", &[0x02, 0x03, 0x02, 0x7e]),
     ] {
         assert_eq!(assembled(text), want, "{text}");
+        let (bits, width) = asm.assemble(text).unwrap_or_else(|e| panic!("`{text}`: {e:?}"));
+        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], want, "{text}, by an assembler");
     }
-    for text in
-        ["v_frexp_mant_f32_e32 v18-1, v73", "ds_xor_b32 v19-0, v64 offset:53697 gds", "v_ceil_f16_e32 v104, 09397"]
-    {
+    for text in [
+        "v_frexp_mant_f32_e32 v18-1, v73",
+        "ds_xor_b32 v19-0, v64 offset:53697 gds",
+        "v_ceil_f16_e32 v104, 09397",
+        "s_nop 0b2",
+        "s_nop 0b",
+    ] {
         assert!(ISA.assemble(text, 8).is_err(), "`{text}` read");
+        assert!(asm.assemble(text).is_err(), "`{text}` read by an assembler");
     }
 }
 

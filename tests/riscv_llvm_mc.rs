@@ -211,3 +211,15 @@ fn octal_numbers_read_as_llvm_mc_reads_them() {
     assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], [0x13, 0x05, 0x85, 0x00]);
     assert!(ISA.assemble("addi a0, a0, 09", ISA.default_gen).is_err());
 }
+
+/// `0b` and binary digits make a binary number, as llvm-mc reads it
+/// (recorded with `llvm-mc -triple=riscv32 -show-encoding`: `addi a0, a0,
+/// 3`). Needs no llvm-mc.
+#[test]
+fn binary_numbers_read_as_llvm_mc_reads_them() {
+    for text in ["addi a0, a0, 0b11", "addi a0, a0, 0B11"] {
+        let (bits, width) = ISA.assemble(text, ISA.default_gen).expect("assembles");
+        assert_eq!(&bits.to_le_bytes()[..(width / 8) as usize], [0x13, 0x05, 0x35, 0x00], "{text}");
+    }
+    assert!(ISA.assemble("addi a0, a0, 0b12", ISA.default_gen).is_err());
+}

@@ -559,6 +559,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     let dg = isa.default_gen.emit();
     let commas = isa.optional_commas;
     let octal = isa.octal_numbers;
+    let binary = isa.binary_numbers;
     let bracketed = isa.bracketed_indices.emit();
     let raw = isa.raw.as_ref().emit();
     let enums = isa.enums.emit();
@@ -573,6 +574,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
         /// The tables of this target, generated from its YAML spec.
         pub static ISA: ::isa_runtime::Isa = ::isa_runtime::Isa {
             name: #name, doc: #doc, gens: #gens, default_gen: #dg, optional_commas: #commas, octal_numbers: #octal,
+            binary_numbers: #binary,
             bracketed_indices: #bracketed, raw: #raw, enums: #enums,
             groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, syntaxes: #syntaxes,
             dispatch: #dispatch,

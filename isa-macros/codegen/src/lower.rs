@@ -117,9 +117,10 @@ pub fn load_with(root: &Path, read: &mut yaml::Reader) -> Result<Spec, Vec<Diagn
 }
 
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 14] = [
+    let root_only: [(&str, Option<Loc>); 15] = [
         ("optional-commas", f.optional_commas.as_ref().map(|s| loc(path, s))),
         ("octal-numbers", f.octal_numbers.as_ref().map(|s| loc(path, s))),
+        ("binary-numbers", f.binary_numbers.as_ref().map(|s| loc(path, s))),
         ("bracketed-indices", f.bracketed_indices.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
         ("builder", f.builder.as_ref().map(|s| loc(path, s))),
         ("syntaxes", f.syntaxes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
@@ -570,6 +571,7 @@ impl<'d> Lower<'d> {
             default_gen,
             optional_commas: root.optional_commas.as_ref().is_some_and(|b| b.value),
             octal_numbers: root.octal_numbers.as_ref().is_some_and(|b| b.value),
+            binary_numbers: root.binary_numbers.as_ref().is_some_and(|b| b.value),
             bracketed_indices,
             raw,
             enums,

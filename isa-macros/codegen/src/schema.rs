@@ -29,6 +29,9 @@ pub struct SpecFile {
     /// A number with a leading `0` (`010`) is octal when assembling, as
     /// LLVM's assemblers read it (`09` is then no number).
     pub octal_numbers: Option<S<bool>>,
+    /// `0b` and binary digits (`0b101`) are a binary number when
+    /// assembling, as LLVM's assemblers read them.
+    pub binary_numbers: Option<S<bool>>,
     /// Register names after which the assembler also reads a number in
     /// brackets: with `[v]`, `v[8/2+4]` where a template has `v{N}`.
     pub bracketed_indices: Option<Vec<S<String>>>,

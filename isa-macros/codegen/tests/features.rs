@@ -217,6 +217,25 @@ fn octal_numbers() {
     assert_eq!(decimal.assemble("mov s1, 09", 0).unwrap(), (0x0001_0189, 32));
 }
 
+/// LLVM's binary numbers, as an option: `0b` (or `0B`) and binary digits
+/// make a number that stands alone binary, in values and expressions alike;
+/// without the option `0b1111` is the number 0 and then text, and a
+/// register's number (glued to its name) stays decimal.
+#[test]
+fn binary_numbers() {
+    let plain = load("literal-plain-binary", LITERAL);
+    let binary =
+        load("literal-binary", &LITERAL.replace("instruction: op\n", "instruction: op\nbinary-numbers: true\n"));
+    assert!(binary.binary_numbers && !plain.binary_numbers);
+    // The inline 0b1111 is 15 (code 0x80 | 15).
+    assert_eq!(binary.assemble("mov s10, 0b1111", 0).unwrap(), (0x0001_0a8f, 32));
+    assert_eq!(binary.assemble("mov s10, 0B1111", 0).unwrap(), (0x0001_0a8f, 32));
+    assert_eq!(binary.assemble("mov s16, 0b1000+1", 0).unwrap(), (0x0001_1089, 32));
+    assert!(plain.assemble("mov s10, 0b1111", 0).is_err(), "0, then text");
+    assert!(binary.assemble("mov s10, 0b2", 0).is_err(), "2 is no binary digit");
+    assert!(binary.assemble("mov s0b1, 0", 0).is_err(), "a register's number is decimal");
+}
+
 /// LLVM's register indices in brackets, as an option: `s[2]` and
 /// `s[(1+3)/2]` read as `s2` after a listed name, and only there.
 #[test]

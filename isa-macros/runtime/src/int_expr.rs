@@ -11,23 +11,49 @@
 //! `0x` numbers and parenthesised expressions. White space is read only inside
 //! parentheses, where it cannot be the space between two operands.
 
+/// Which prefixes, besides `0x`, give a number another radix when the
+/// assembler reads it: the spec's `octal-numbers:` and `binary-numbers:`,
+/// as LLVM's assemblers read numbers. None for a number glued to a word (a
+/// register's `v012` is v12), whose digits are that word's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Radixes {
+    /// A `0` and another digit start an octal number (`010` is 8).
+    pub octal: bool,
+    /// `0b` or `0B` and a binary digit start a binary number (`0b11` is 3).
+    pub binary: bool,
+}
+
+impl Radixes {
+    /// Decimal and `0x` hexadecimal only.
+    pub const PLAIN: Radixes = Radixes { octal: false, binary: false };
+}
+
+impl crate::tables::Isa {
+    /// The radixes this target's assembler reads (see [`Radixes`]).
+    pub(crate) fn radixes(&self) -> Radixes {
+        Radixes { octal: self.octal_numbers, binary: self.binary_numbers }
+    }
+}
+
 /// The radix of the number whose digits start `b`, and where its digits
-/// start: `0x` and a hex digit is hexadecimal; with `octal`, a `0` and
-/// another digit is octal, as LLVM's assemblers read it (`010` is 8, and
-/// `09` no number); anything else is decimal.
-pub(crate) fn radix(b: &[u8], octal: bool) -> (u32, usize) {
+/// start: `0x` and a hex digit is hexadecimal; with `r.binary`, `0b` and a
+/// binary digit is binary; with `r.octal`, a `0` and another digit is
+/// octal, as LLVM's assemblers read it (`010` is 8, and `09` no number);
+/// anything else is decimal (`0b2` is the number 0, then text).
+pub(crate) fn radix(b: &[u8], r: Radixes) -> (u32, usize) {
     match b {
         [b'0', b'x' | b'X', c, ..] if c.is_ascii_hexdigit() => (16, 2),
-        [b'0', c, ..] if octal && c.is_ascii_digit() => (8, 1),
+        [b'0', b'b' | b'B', b'0' | b'1', ..] if r.binary => (2, 2),
+        [b'0', c, ..] if r.octal && c.is_ascii_digit() => (8, 1),
         _ => (10, 0),
     }
 }
 
 /// An expression with at least one operator or parenthesis at the start of
-/// `s`, its value and the length of its text (numbers with a leading `0`
-/// octal when `octal`; see [`radix`]). Overflow past 64 bits and division
-/// by zero give `None`.
-pub(crate) fn scan_int_expr(s: &str, octal: bool) -> Option<(i64, usize)> {
+/// `s`, its value and the length of its text (numbers in the radixes `r`
+/// reads; see [`radix`]). Overflow past 64 bits and division by zero give
+/// `None`.
+pub(crate) fn scan_int_expr(s: &str, r: Radixes) -> Option<(i64, usize)> {
     // Most numbers the assembler reads are plain: an expression starts with
     // a parenthesis or a unary operator, or has an operator straight after
     // its first number (outside parentheses no space may come between).
@@ -42,7 +68,7 @@ pub(crate) fn scan_int_expr(s: &str, octal: bool) -> Option<(i64, usize)> {
         Some(b'(' | b'-' | b'~' | b'+') => {}
         _ => return None,
     }
-    let mut p = P { b, i: 0, depth: 0, ops: 0, octal };
+    let mut p = P { b, i: 0, depth: 0, ops: 0, radixes: r };
     let v = p.binary(0)?;
     // A plain number is not an expression: the caller reads those itself.
     (p.ops > 0).then_some(())?;
@@ -57,8 +83,8 @@ struct P<'a> {
     depth: u32,
     /// Operators and parentheses read.
     ops: u32,
-    /// Whether a leading `0` makes a number octal.
-    octal: bool,
+    /// The radixes numbers are read in.
+    radixes: Radixes,
 }
 
 /// Binary operators by precedence, loosest first.
@@ -152,7 +178,7 @@ impl P<'_> {
                 Some(v)
             }
             c if c.is_ascii_digit() => {
-                let (radix, skip) = radix(&self.b[self.i..], self.octal);
+                let (radix, skip) = radix(&self.b[self.i..], self.radixes);
                 let start = self.i + skip;
                 let mut j = start;
                 while self.b.get(j).is_some_and(|c| (*c as char).is_digit(radix)) {
@@ -177,8 +203,12 @@ mod tests {
 
     /// Decimal and hex, as most targets read numbers.
     fn expr(s: &str) -> Option<(i64, usize)> {
-        scan_int_expr(s, false)
+        scan_int_expr(s, Radixes::PLAIN)
     }
+
+    const OCTAL: Radixes = Radixes { octal: true, binary: false };
+    const BINARY: Radixes = Radixes { octal: false, binary: true };
+    const LLVM: Radixes = Radixes { octal: true, binary: true };
 
     #[test]
     fn llvm_test_expressions() {
@@ -213,16 +243,32 @@ mod tests {
 
     #[test]
     fn a_leading_zero_is_octal_where_the_target_says_so() {
-        assert_eq!(radix(b"0x1f", true), (16, 2));
-        assert_eq!(radix(b"0x", true), (10, 0), "no hex digit: the number 0");
-        assert_eq!(radix(b"017", true), (8, 1));
-        assert_eq!(radix(b"017", false), (10, 0));
-        assert_eq!(radix(b"0", true), (10, 0));
-        assert_eq!(radix(b"0.5", true), (10, 0));
-        assert_eq!(scan_int_expr("010+1", true), Some((9, 5)));
-        assert_eq!(scan_int_expr("010+1", false), Some((11, 5)));
-        assert_eq!(scan_int_expr("(07<<1)", true), Some((14, 7)));
-        assert_eq!(scan_int_expr("09+1", true), None, "9 is no octal digit");
+        assert_eq!(radix(b"0x1f", OCTAL), (16, 2));
+        assert_eq!(radix(b"0x", OCTAL), (10, 0), "no hex digit: the number 0");
+        assert_eq!(radix(b"017", OCTAL), (8, 1));
+        assert_eq!(radix(b"017", Radixes::PLAIN), (10, 0));
+        assert_eq!(radix(b"0", OCTAL), (10, 0));
+        assert_eq!(radix(b"0.5", OCTAL), (10, 0));
+        assert_eq!(scan_int_expr("010+1", OCTAL), Some((9, 5)));
+        assert_eq!(scan_int_expr("010+1", Radixes::PLAIN), Some((11, 5)));
+        assert_eq!(scan_int_expr("(07<<1)", OCTAL), Some((14, 7)));
+        assert_eq!(scan_int_expr("09+1", OCTAL), None, "9 is no octal digit");
+    }
+
+    /// As llvm-mc 14 reads them (`s_nop 0B11` is s_nop 3, `s_nop
+    /// (0b1+0b10)` too; `0b` alone and `0b2` are refused).
+    #[test]
+    fn a_0b_prefix_is_binary_where_the_target_says_so() {
+        assert_eq!(radix(b"0b101", BINARY), (2, 2));
+        assert_eq!(radix(b"0B1", LLVM), (2, 2));
+        assert_eq!(radix(b"0b101", OCTAL), (10, 0), "without the option, the number 0 then text");
+        assert_eq!(radix(b"0b", LLVM), (10, 0), "no binary digit: the number 0");
+        assert_eq!(radix(b"0b2", LLVM), (10, 0));
+        assert_eq!(radix(b"01", LLVM), (8, 1), "octal and binary together");
+        assert_eq!(scan_int_expr("(0b1+0b10)", LLVM), Some((3, 10)));
+        assert_eq!(scan_int_expr("0b11<<2", BINARY), Some((12, 7)));
+        assert_eq!(scan_int_expr("0b11<<2", Radixes::PLAIN), None, "0 then a word: no expression");
+        assert_eq!(scan_int_expr("0b1111111111111111111111111111111111111111111111111111111111111111+1", BINARY), None);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::Inst;
 use crate::bits::{Bits, mask_of};
 use crate::error::{AsmError, field_range};
 use crate::eval::{Env, Given, Step};
+use crate::int_expr::Radixes;
 use crate::inverse::Source;
 use crate::mnemonics::is_word;
 use crate::print::{f16_to_f32, format_raw};
@@ -654,7 +655,8 @@ impl<'a> Parser<'a> {
                 // llvm-mc reads it), not the start of an expression
                 // (`v18-1` is no register; `v[18-1]` is v17).
                 let glued = self.after_word(pos);
-                let plain = scan_int(s, signed, hex, self.isa.octal_numbers && !glued);
+                let radixes = if glued { Radixes::PLAIN } else { self.isa.radixes() };
+                let plain = scan_int(s, signed, hex, radixes);
                 if let Some((v, n)) = plain {
                     out.push((pos + n, Val::Num(v), None));
                 }
@@ -662,7 +664,7 @@ impl<'a> Parser<'a> {
                 // starts with.
                 if !hex
                     && !glued
-                    && let Some((v, n)) = crate::int_expr::scan_int_expr(s, self.isa.octal_numbers)
+                    && let Some((v, n)) = crate::int_expr::scan_int_expr(s, radixes)
                     && n > plain.map_or(0, |(_, m)| m)
                 {
                     out.push((pos + n, Val::Num(v), None));
@@ -690,7 +692,7 @@ impl<'a> Parser<'a> {
             }
             Ty::Offset | Ty::UOffset => {
                 if (s.starts_with('+') || (s.starts_with('-') && matches!(field.ty, Ty::Offset)))
-                    && let Some((v, n)) = scan_int(&s[1..], false, false, self.isa.octal_numbers)
+                    && let Some((v, n)) = scan_int(&s[1..], false, false, self.isa.radixes())
                 {
                     let v = if s.starts_with('-') { -v } else { v };
                     out.push((pos + 1 + n, Val::Num(v), None));
@@ -1567,8 +1569,9 @@ fn expected_value(isa: &Isa, field: &Field) -> String {
     }
 }
 
-/// Reads a decimal (or `0x` hexadecimal) integer; `hex` reads bare hex digits.
-fn scan_int(s: &str, signed: bool, hex: bool, octal: bool) -> Option<(i64, usize)> {
+/// Reads a decimal (or `0x` hexadecimal, or in another of `radixes`)
+/// integer; `hex` reads bare hex digits.
+fn scan_int(s: &str, signed: bool, hex: bool, radixes: Radixes) -> Option<(i64, usize)> {
     let b = s.as_bytes();
     let mut i = 0;
     let neg = signed && b.first() == Some(&b'-');
@@ -1578,7 +1581,7 @@ fn scan_int(s: &str, signed: bool, hex: bool, octal: bool) -> Option<(i64, usize
     let (radix, start) = if hex {
         (16, i)
     } else {
-        let (radix, skip) = crate::int_expr::radix(&b[i..], octal);
+        let (radix, skip) = crate::int_expr::radix(&b[i..], radixes);
         (radix, i + skip)
     };
     let mut j = start;
@@ -1598,7 +1601,7 @@ fn scan_int(s: &str, signed: bool, hex: bool, octal: bool) -> Option<(i64, usize
 fn scan_float(s: &str, width: u32) -> Option<(u64, usize)> {
     let b = s.as_bytes();
     if s.starts_with("0x") {
-        let (v, n) = scan_int(s, false, false, false)?;
+        let (v, n) = scan_int(s, false, false, Radixes::PLAIN)?;
         return (width >= 64 || (v as u64) >> width == 0).then_some((v as u64, n));
     }
     let mut j = 0;
@@ -2017,19 +2020,27 @@ mod tests {
 
     #[test]
     fn integers() {
-        assert_eq!(scan_int("48.x", false, false, false), Some((48, 2)));
-        assert_eq!(scan_int("-4)", true, false, false), Some((-4, 2)));
-        assert_eq!(scan_int("-4", false, false, false), None);
-        assert_eq!(scan_int("0x1f,", false, false, false), Some((31, 4)));
-        assert_eq!(scan_int("ff", false, true, false), Some((255, 2)));
-        assert_eq!(scan_int("0xg", false, false, false), Some((0, 1)));
+        const OCTAL: Radixes = Radixes { octal: true, binary: false };
+        assert_eq!(scan_int("48.x", false, false, Radixes::PLAIN), Some((48, 2)));
+        assert_eq!(scan_int("-4)", true, false, Radixes::PLAIN), Some((-4, 2)));
+        assert_eq!(scan_int("-4", false, false, Radixes::PLAIN), None);
+        assert_eq!(scan_int("0x1f,", false, false, Radixes::PLAIN), Some((31, 4)));
+        assert_eq!(scan_int("ff", false, true, Radixes::PLAIN), Some((255, 2)));
+        assert_eq!(scan_int("0xg", false, false, Radixes::PLAIN), Some((0, 1)));
         // Octal where the target reads it so.
-        assert_eq!(scan_int("010,", false, false, true), Some((8, 3)));
-        assert_eq!(scan_int("010,", false, false, false), Some((10, 3)));
-        assert_eq!(scan_int("-017", true, false, true), Some((-15, 4)));
-        assert_eq!(scan_int("0,", false, false, true), Some((0, 1)));
-        assert_eq!(scan_int("09", false, false, true), None, "9 is no octal digit");
-        assert_eq!(scan_int("0x1f", false, false, true), Some((31, 4)));
+        assert_eq!(scan_int("010,", false, false, OCTAL), Some((8, 3)));
+        assert_eq!(scan_int("010,", false, false, Radixes::PLAIN), Some((10, 3)));
+        assert_eq!(scan_int("-017", true, false, OCTAL), Some((-15, 4)));
+        assert_eq!(scan_int("0,", false, false, OCTAL), Some((0, 1)));
+        assert_eq!(scan_int("09", false, false, OCTAL), None, "9 is no octal digit");
+        assert_eq!(scan_int("0x1f", false, false, OCTAL), Some((31, 4)));
+        // Binary where the target reads it so; a glued number reads neither.
+        let llvm = Radixes { octal: true, binary: true };
+        assert_eq!(scan_int("0b101,", false, false, llvm), Some((5, 5)));
+        assert_eq!(scan_int("-0B1", true, false, llvm), Some((-1, 4)));
+        assert_eq!(scan_int("0b101", false, false, OCTAL), Some((0, 1)));
+        assert_eq!(scan_int("0b2", false, false, llvm), Some((0, 1)));
+        assert_eq!(scan_int("0b11", false, true, llvm), Some((0xb11, 4)), "bare hex digits");
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub struct Isa {
     /// The assembler reads a number with a leading `0` (`010`) as octal,
     /// as LLVM's assemblers do (`octal-numbers:` in the spec).
     pub octal_numbers: bool,
+    /// The assembler reads `0b` and binary digits (`0b101`) as a binary
+    /// number, as LLVM's assemblers do (`binary-numbers:` in the spec).
+    pub binary_numbers: bool,
     /// Register names after which the assembler also reads a number as
     /// `[expression]`: `v[8/2+4]` for `v8` where a template has `v{N}`, as
     /// LLVM's AMDGPU parser reads it (`bracketed-indices:` in the spec).
@@ -386,6 +389,7 @@ impl Isa {
             default_gen: 0,
             optional_commas: false,
             octal_numbers: false,
+            binary_numbers: false,
             bracketed_indices: &[],
             raw: None,
             enums: &[],
