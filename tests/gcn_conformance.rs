@@ -343,6 +343,51 @@ fn masks_read_in_every_spelling_llvm_mc_reads() {
     assert!(ISA.assemble("image_load v[1:4], v[1:4], s[4:11] dmask:16", 8).is_err());
 }
 
+/// DPP patterns with one valid count, printed `row_bcast:15` or
+/// `wave_shl:1`, with the count in every spelling llvm-mc 14 (`-mcpu=tonga
+/// -show-encoding`) reads: hex, octal, an expression. Another count is
+/// refused, as llvm-mc refuses it ("invalid row_bcast value").
+#[test]
+fn dpp_counts_read_in_every_spelling_llvm_mc_reads() {
+    let lines = [
+        (
+            "v_mov_b32_dpp v1, v2 row_bcast:0xf row_mask:0xf bank_mask:0xf",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x42, 0x01, 0xff],
+        ),
+        (
+            "v_mov_b32_dpp v1, v2 row_bcast:0x1f row_mask:0xf bank_mask:0xf",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x43, 0x01, 0xff],
+        ),
+        (
+            "v_mov_b32_dpp v1, v2 row_bcast:017 row_mask:0xf bank_mask:0xf",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x42, 0x01, 0xff],
+        ),
+        (
+            "v_mov_b32_dpp v1, v2 row_bcast:14+1 row_mask:0xf bank_mask:0xf",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x42, 0x01, 0xff],
+        ),
+        (
+            "v_mov_b32_dpp v1, v2 wave_shl:0x1 row_mask:0xf bank_mask:0xf",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x30, 0x01, 0xff],
+        ),
+        (
+            "v_mov_b32_dpp v1, v2 wave_rol:1 row_mask:0xf bank_mask:0xf",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x34, 0x01, 0xff],
+        ),
+        (
+            "v_mov_b32_dpp v1, v2 row_shl:0x1 row_mask:0xf bank_mask:0xf",
+            &[0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x01, 0xff],
+        ),
+    ];
+    each_assembles_to(&lines);
+    for text in [
+        "v_mov_b32_dpp v1, v2 row_bcast:16 row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_dpp v1, v2 wave_rol:2 row_mask:0xf bank_mask:0xf",
+    ] {
+        assert!(ISA.assemble(text, 8).is_err(), "`{text}` read");
+    }
+}
+
 /// Offsets that print as nothing when zero (DS, MUBUF, MTBUF, and
 /// ds_swizzle_b32's pattern), written out as zero, read as llvm-mc 14
 /// (`-mcpu=tonga -show-encoding`) reads them, in decimal or hex; written
