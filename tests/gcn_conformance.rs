@@ -391,7 +391,9 @@ fn dpp_counts_read_in_every_spelling_llvm_mc_reads() {
 /// Offsets that print as nothing when zero (DS, MUBUF, MTBUF, and
 /// ds_swizzle_b32's pattern), written out as zero, read as llvm-mc 14
 /// (`-mcpu=tonga -show-encoding`) reads them, in decimal or hex; written
-/// twice, refused as llvm-mc refuses it.
+/// twice, refused as llvm-mc refuses it. FLAT has no offset before GFX9,
+/// but llvm-mc reads `offset:0` after its operands (not after `glc`), and
+/// refuses any other offset.
 #[test]
 fn zero_offsets_written_out_read_as_llvm_mc_reads_them() {
     let lines = [
@@ -407,9 +409,23 @@ fn zero_offsets_written_out_read_as_llvm_mc_reads_them() {
         ("ds_write2_b32 v1, v2, v3 offset0:0 offset1:0", &[0x00, 0x00, 0x1c, 0xd8, 0x01, 0x02, 0x03, 0x00]),
         ("ds_write2_b32 v1, v2, v3 offset0:0 offset1:1", &[0x00, 0x01, 0x1c, 0xd8, 0x01, 0x02, 0x03, 0x00]),
         ("ds_swizzle_b32 v1, v2 offset:0x0 gds", &[0x00, 0x00, 0x7b, 0xd8, 0x02, 0x00, 0x00, 0x01]),
+        ("flat_load_dword v1, v[2:3] offset:0", &[0x00, 0x00, 0x50, 0xdc, 0x02, 0x00, 0x00, 0x01]),
+        ("flat_load_dword v1, v[2:3] offset:0 glc", &[0x00, 0x00, 0x51, 0xdc, 0x02, 0x00, 0x00, 0x01]),
+        ("flat_load_dword v1, v[2:3] offset:0x0 slc", &[0x00, 0x00, 0x52, 0xdc, 0x02, 0x00, 0x00, 0x01]),
+        ("flat_store_dword v[2:3], v1 offset:0", &[0x00, 0x00, 0x70, 0xdc, 0x02, 0x01, 0x00, 0x00]),
+        ("flat_atomic_add v1, v[2:3], v4 offset:0 glc", &[0x00, 0x00, 0x09, 0xdd, 0x02, 0x04, 0x00, 0x01]),
+        ("flat_atomic_add v[2:3], v4 offset:0", &[0x00, 0x00, 0x08, 0xdd, 0x02, 0x04, 0x00, 0x00]),
     ];
     each_assembles_to(&lines);
-    assert!(ISA.assemble("ds_add_u32 v1, v2 offset:0 offset:0", 8).is_err());
+    for text in [
+        "ds_add_u32 v1, v2 offset:0 offset:0",
+        "flat_load_dword v1, v[2:3] glc offset:0",
+        "flat_load_dword v1, v[2:3] offset:4",
+        "flat_atomic_add v1, v[2:3], v4 offset:0",
+        "flat_atomic_add v[2:3], v4 offset:0 glc",
+    ] {
+        assert!(ISA.assemble(text, 8).is_err(), "`{text}` read");
+    }
 }
 
 /// An `Assembler` (what `isa asm` keeps per worker) answers every record's
