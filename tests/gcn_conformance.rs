@@ -343,6 +343,23 @@ fn masks_read_in_every_spelling_llvm_mc_reads() {
     assert!(ISA.assemble("image_load v[1:4], v[1:4], s[4:11] dmask:16", 8).is_err());
 }
 
+/// No output modifier, printed as nothing, written `mul:1` or `div:1`, as
+/// llvm-mc 14 (`-mcpu=tonga -show-encoding`) reads it; `mul:3` is refused
+/// ("invalid mul value").
+#[test]
+fn no_output_modifier_written_out_reads_as_llvm_mc_reads_it() {
+    let lines = [
+        ("v_add_f32_e64 v1, v2, v3 mul:1", &[0x01, 0x00, 0x01, 0xd1, 0x02, 0x07, 0x02, 0x00]),
+        ("v_add_f32_e64 v1, v2, v3 div:1", &[0x01, 0x00, 0x01, 0xd1, 0x02, 0x07, 0x02, 0x00]),
+        ("v_add_f32_e64 v1, v2, v3 clamp mul:1", &[0x01, 0x80, 0x01, 0xd1, 0x02, 0x07, 0x02, 0x00]),
+        ("v_add_f32_e64 v1, v2, v3 mul:2", &[0x01, 0x00, 0x01, 0xd1, 0x02, 0x07, 0x02, 0x08]),
+        ("v_cvt_f32_i32_e64 v1, v2 div:1", &[0x01, 0x00, 0x45, 0xd1, 0x02, 0x01, 0x00, 0x00]),
+        ("v_mad_f32 v1, v2, v3, v4 mul:1", &[0x01, 0x00, 0xc1, 0xd1, 0x02, 0x07, 0x12, 0x04]),
+    ];
+    each_assembles_to(&lines);
+    assert!(ISA.assemble("v_add_f32_e64 v1, v2, v3 mul:3", 8).is_err());
+}
+
 /// DPP patterns with one valid count, printed `row_bcast:15` or
 /// `wave_shl:1`, with the count in every spelling llvm-mc 14 (`-mcpu=tonga
 /// -show-encoding`) reads: hex, octal, an expression. Another count is

@@ -142,7 +142,12 @@ pub fn render(spec: &Spec, cx: &Context) -> String {
             let _ = writeln!(body, "### Enum `{}`\n\n| value | text |\n|---|---|", e.name);
             for v in e.values {
                 let text = if v.display.is_empty() { "(nothing)".to_string() } else { code(v.display) };
-                let _ = writeln!(body, "| {} | {text} |", v.value);
+                // Texts the assembler also reads for the value.
+                let also: Vec<String> = e.also.iter().filter(|a| a.value == v.value).map(|a| code(a.display)).collect();
+                match also.is_empty() {
+                    true => _ = writeln!(body, "| {} | {text} |", v.value),
+                    false => _ = writeln!(body, "| {} | {text} (also read: {}) |", v.value, also.join(", ")),
+                }
             }
             body.push('\n');
         }

@@ -150,8 +150,8 @@ impl Emit for EnumValue {
 
 impl Emit for Enum {
     fn emit(&self) -> TokenStream {
-        let (n, v, s) = (self.name.emit(), self.values.emit(), self.set.as_ref().emit());
-        quote!(::isa_runtime::Enum { name: #n, values: #v, set: #s })
+        let (n, v, a, s) = (self.name.emit(), self.values.emit(), self.also.emit(), self.set.as_ref().emit());
+        quote!(::isa_runtime::Enum { name: #n, values: #v, also: #a, set: #s })
     }
 }
 

@@ -10,6 +10,7 @@ pub mod diag;
 pub mod direct;
 pub mod dispatch;
 pub mod emit;
+pub mod enum_accepts;
 pub mod expr;
 pub mod fuzz;
 pub mod json_schema;

@@ -16,7 +16,9 @@ use isa_runtime::{
 
 use crate::diag::{Diagnostic, Diags, Loc};
 use crate::expr;
-use crate::schema::{BitsetSpec, CaseSpec, DisplaySpec, EnumSpec, ExprText, FieldSpec, OpcodeTable, SetSpec, SpecFile};
+use crate::schema::{
+    BitsetSpec, CaseSpec, DisplaySpec, EnumAccepts, EnumSpec, ExprText, FieldSpec, OpcodeTable, SetSpec, SpecFile,
+};
 use crate::yaml::{self, S, Spanned, loc};
 
 /// A loaded, checked target.
@@ -187,6 +189,7 @@ impl<'d> Lower<'d> {
         let root_file = files[0].0.clone();
         let mut root_specs = Vec::new();
         let mut enums_in: Vec<(PathBuf, S<String>, S<EnumSpec>)> = Vec::new();
+        let mut accepts_in: Vec<(PathBuf, S<String>, S<EnumAccepts>)> = Vec::new();
         let mut sets_in: Vec<(PathBuf, S<String>, S<SetSpec>)> = Vec::new();
         let mut bdefs: IndexMap<String, BDef> = IndexMap::new();
         let mut tables: Vec<(PathBuf, S<OpcodeTable>)> = Vec::new();
@@ -194,6 +197,9 @@ impl<'d> Lower<'d> {
         for (path, mut f) in files {
             for (k, v) in f.enums.take().into_iter().flatten() {
                 enums_in.push((path.clone(), k, v));
+            }
+            for (k, v) in f.enum_accepts.take().into_iter().flatten() {
+                accepts_in.push((path.clone(), k, v));
             }
             for (k, v) in f.sets.take().into_iter().flatten() {
                 sets_in.push((path.clone(), k, v));
@@ -369,7 +375,7 @@ impl<'d> Lower<'d> {
                 values.push(EnumValue { value: val.value, display: leak_str(&disp.value) });
             }
             enum_index.insert(k.value.clone(), enums.len() as u16);
-            enums.push(Enum { name: leak_str(&k.value), values: leak(values), set: None });
+            enums.push(Enum { name: leak_str(&k.value), values: leak(values), also: &[], set: None });
         }
         for (path, k, v) in sets_in {
             if enum_index.contains_key(&k.value) {
@@ -381,8 +387,9 @@ impl<'d> Lower<'d> {
             let set = crate::sets::set_syntax(self.d, &path, &k.value, &v.value);
             let values = set.as_ref().map(crate::sets::set_values).unwrap_or_default();
             enum_index.insert(k.value.clone(), enums.len() as u16);
-            enums.push(Enum { name: leak_str(&k.value), values: leak(values), set });
+            enums.push(Enum { name: leak_str(&k.value), values: leak(values), also: &[], set });
         }
+        crate::enum_accepts::apply(self.d, accepts_in, &enum_index, &mut enums);
         let enums: &'static [Enum] = leak(enums);
 
         // Scheduling classes and flags.

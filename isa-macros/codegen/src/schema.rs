@@ -44,6 +44,9 @@ pub struct SpecFile {
     /// template per syntax).
     pub syntaxes: Option<IndexMap<S<String>, S<SyntaxSpec>>>,
     pub enums: Option<IndexMap<S<String>, S<EnumSpec>>>,
+    /// Other texts the assembler reads for enum values, by enum and value
+    /// (the printer never writes them): `omod: {0: [" mul:1"]}`.
+    pub enum_accepts: Option<IndexMap<S<String>, S<EnumAccepts>>>,
     /// Enums whose values are sets of named bits, written as a list of names.
     pub sets: Option<IndexMap<S<String>, S<SetSpec>>>,
     pub bitsets: Option<IndexMap<S<String>, S<BitsetSpec>>>,
@@ -56,6 +59,9 @@ pub struct SpecFile {
 
 /// An enum: value -> display string.
 pub type EnumSpec = IndexMap<S<u64>, S<String>>;
+
+/// Other texts of an enum's values: value -> texts.
+pub type EnumAccepts = IndexMap<S<u64>, Vec<S<String>>>;
 
 /// A set of named bits: an enum whose value for each subset of `bits` is
 /// written `open`, the names of its bits (lowest first, joined by

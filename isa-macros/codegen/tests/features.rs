@@ -332,6 +332,56 @@ fn a_bad_set_is_reported_where_it_is() {
     }
 }
 
+/// An enum value read by other texts too (`enum-accepts:`), which the
+/// printer never writes: GCN's output modifier, as llvm-mc reads it.
+const ENUM_ACCEPTS: &str = r#"
+isa: omods
+instruction: op
+bitsets:
+  op:
+    size: 16
+    fields:
+      M: {bits: 0..1, type: omod}
+      OPC: {bits: 2..15, type: uint}
+    display: "{NAME} x{M}"
+enums:
+  omod: {0: "", 1: " mul:2", 3: " div:2"}
+enum-accepts:
+  omod: {0: [" mul:1", " div:1"]}
+instructions:
+  - {extends: op, field: OPC, opcodes: {scale: 1}}
+"#;
+
+#[test]
+fn enum_values_read_by_other_texts() {
+    let isa = load("enum-accepts", ENUM_ACCEPTS);
+    for (text, bits) in [("scale x", 0x4), ("scale x mul:1", 0x4), ("scale x div:1", 0x4), ("scale x div:2", 0x7)] {
+        assert_eq!(isa.assemble(text, 0).unwrap(), (bits, 16), "{text}");
+        let mut asm = isa.assembler(0, 0);
+        assert_eq!(asm.assemble(text).unwrap(), (bits, 16), "{text}, by an assembler");
+    }
+    // The printer writes the display alone.
+    assert_eq!(isa.print(&isa.decode(0x4, 0).unwrap(), 0), "scale x");
+    assert!(isa.assemble("scale x mul:3", 0).is_err());
+}
+
+#[test]
+fn a_bad_enum_accepts_is_reported_where_it_is() {
+    // (text to replace, its replacement, the message, where it is reported)
+    let bad = [
+        ("omod: {0: [\" mul:1\"", "omdo: {0: [\" mul:1\"", "enum-accepts: there is no enum `omdo`", 14),
+        ("{0: [\" mul:1\", \" div:1\"]}", "{2: [\" mul:4\"]}", "enum `omod` has no value 2", 14),
+        ("{0: [\" mul:1\", \" div:1\"]}", "{0: [\" div:2\"]}", "could not tell 3 and 0 apart", 14),
+        ("{0: [\" mul:1\", \" div:1\"]}", "{0: [\" mul:1\", \" mul:1\"]}", "value 0 reads \" mul:1\" already", 14),
+    ];
+    for (i, (from, to, want, line)) in bad.into_iter().enumerate() {
+        assert!(ENUM_ACCEPTS.contains(from), "{from}");
+        let d = load_err(&format!("bad-enum-accepts-{i}"), &ENUM_ACCEPTS.replace(from, to));
+        let at = format!("isa.yaml:{line}:");
+        assert!(d.iter().any(|t| t.contains(&at) && t.contains(want)), "{want}: {d:?}");
+    }
+}
+
 /// A length bit: the short form unless an operand needs the long one (AGX-like).
 const LENGTH_BIT: &str = r#"
 isa: lbit

@@ -305,7 +305,7 @@ mod tests {
         EnumValue { value: 2, display: "z" },
         EnumValue { value: 3, display: "w" },
     ];
-    static ENUMS: [Enum; 1] = [Enum { name: "swiz", values: &SWIZ, set: None }];
+    static ENUMS: [Enum; 1] = [Enum { name: "swiz", values: &SWIZ, also: &[], set: None }];
 
     #[test]
     fn register_names_from_syntax() {

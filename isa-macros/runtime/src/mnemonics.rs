@@ -219,8 +219,10 @@ mod tests {
         static GROUP: [EnumValue; 2] =
             [EnumValue { value: 0, display: "simd" }, EnumValue { value: 1, display: "quad" }];
         static SHORT: [EnumValue; 2] = [EnumValue { value: 0, display: "" }, EnumValue { value: 1, display: "x" }];
-        let enums =
-            [Enum { name: "group", values: &GROUP, set: None }, Enum { name: "short", values: &SHORT, set: None }];
+        let enums = [
+            Enum { name: "group", values: &GROUP, also: &[], set: None },
+            Enum { name: "short", values: &SHORT, also: &[], set: None },
+        ];
         static FIELDS: [Field; 3] = [
             Field { name: "G", src: Src::Expr(&[]), ty: Ty::Enum(0) },
             Field { name: "S", src: Src::Expr(&[]), ty: Ty::Enum(1) },

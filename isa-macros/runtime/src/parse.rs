@@ -741,9 +741,11 @@ impl<'a> Parser<'a> {
                 // The longest names first (`lt` before `l`), in spec order
                 // among equals.
                 let start = out.len();
+                // Other texts the value is read by (never printed) too.
                 out.extend(
                     en.values
                         .iter()
+                        .chain(en.also)
                         .filter_map(|v| Some((pos + self.lead(pos, v.display)?, Val::Num(v.value as i64), None))),
                 );
                 out[start..].sort_by_key(|&(n, _, _)| std::cmp::Reverse(n));

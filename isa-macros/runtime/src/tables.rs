@@ -98,6 +98,10 @@ pub struct RawSyntax {
 pub struct Enum {
     pub name: &'static str,
     pub values: &'static [EnumValue],
+    /// Other texts the assembler reads for some values, which the printer
+    /// never writes (GCN's ` mul:1` for no output modifier, as llvm-mc
+    /// reads it); spec order.
+    pub also: &'static [EnumValue],
     /// For a set of named bits (`sets:` in the spec), how its text is built,
     /// so the assembler reads the names in any order. `values` holds every
     /// subset in the order the printer writes it.
