@@ -250,7 +250,8 @@ fn e32_hint_reads_on_every_encoding_but_vop3() {
 /// operand (llvm-mc: "invalid operand for instruction"), where reading the
 /// expression would have given v17. A leading 0 makes a number that stands
 /// alone octal (`041255` is 17069; `09397` is no number), not a register's
-/// (`v012` is v12); `0b` and binary digits are binary (`0b2` is refused).
+/// (`v012` is v12); `0b` and binary digits are binary (`0b2` is refused);
+/// a register's number is never hex (`v0x1`: "invalid operand").
 #[test]
 fn numbers_read_as_llvm_mc_reads_them() {
     let mut asm = ISA.assembler(8, 0);
@@ -285,6 +286,9 @@ fn numbers_read_as_llvm_mc_reads_them() {
         "v_ceil_f16_e32 v104, 09397",
         "s_nop 0b2",
         "s_nop 0b",
+        "v_mov_b32 v0x1, v2",
+        "s_mov_b32 s0x1, 0",
+        "v_interp_p1_f32 v1, v0, attr0x10.x",
     ] {
         assert!(ISA.assemble(text, 8).is_err(), "`{text}` read");
         assert!(asm.assemble(text).is_err(), "`{text}` read by an assembler");

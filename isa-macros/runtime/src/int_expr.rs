@@ -11,12 +11,15 @@
 //! `0x` numbers and parenthesised expressions. White space is read only inside
 //! parentheses, where it cannot be the space between two operands.
 
-/// Which prefixes, besides `0x`, give a number another radix when the
-/// assembler reads it: the spec's `octal-numbers:` and `binary-numbers:`,
-/// as LLVM's assemblers read numbers. None for a number glued to a word (a
-/// register's `v012` is v12), whose digits are that word's.
+/// Which prefixes give a number another radix than ten when the assembler
+/// reads it: `0x` on every target, and the spec's `octal-numbers:` and
+/// `binary-numbers:`, as LLVM's assemblers read numbers. None for a number
+/// glued to a word, whose digits are that word's: a register's `v012` is
+/// v12, and `v0x1` no register (llvm-mc refuses it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Radixes {
+    /// `0x` or `0X` and a hex digit start a hexadecimal number.
+    pub hex: bool,
     /// A `0` and another digit start an octal number (`010` is 8).
     pub octal: bool,
     /// `0b` or `0B` and a binary digit start a binary number (`0b11` is 3).
@@ -24,25 +27,27 @@ pub(crate) struct Radixes {
 }
 
 impl Radixes {
-    /// Decimal and `0x` hexadecimal only.
-    pub const PLAIN: Radixes = Radixes { octal: false, binary: false };
+    /// Decimal and `0x` hexadecimal.
+    pub const PLAIN: Radixes = Radixes { hex: true, octal: false, binary: false };
+    /// Decimal digits alone (a number glued to a word).
+    pub const DECIMAL: Radixes = Radixes { hex: false, octal: false, binary: false };
 }
 
 impl crate::tables::Isa {
     /// The radixes this target's assembler reads (see [`Radixes`]).
     pub(crate) fn radixes(&self) -> Radixes {
-        Radixes { octal: self.octal_numbers, binary: self.binary_numbers }
+        Radixes { hex: true, octal: self.octal_numbers, binary: self.binary_numbers }
     }
 }
 
 /// The radix of the number whose digits start `b`, and where its digits
-/// start: `0x` and a hex digit is hexadecimal; with `r.binary`, `0b` and a
+/// start: with `r.hex`, `0x` and a hex digit is hexadecimal; with `r.binary`, `0b` and a
 /// binary digit is binary; with `r.octal`, a `0` and another digit is
 /// octal, as LLVM's assemblers read it (`010` is 8, and `09` no number);
 /// anything else is decimal (`0b2` is the number 0, then text).
 pub(crate) fn radix(b: &[u8], r: Radixes) -> (u32, usize) {
     match b {
-        [b'0', b'x' | b'X', c, ..] if c.is_ascii_hexdigit() => (16, 2),
+        [b'0', b'x' | b'X', c, ..] if r.hex && c.is_ascii_hexdigit() => (16, 2),
         [b'0', b'b' | b'B', b'0' | b'1', ..] if r.binary => (2, 2),
         [b'0', c, ..] if r.octal && c.is_ascii_digit() => (8, 1),
         _ => (10, 0),
@@ -206,9 +211,9 @@ mod tests {
         scan_int_expr(s, Radixes::PLAIN)
     }
 
-    const OCTAL: Radixes = Radixes { octal: true, binary: false };
-    const BINARY: Radixes = Radixes { octal: false, binary: true };
-    const LLVM: Radixes = Radixes { octal: true, binary: true };
+    const OCTAL: Radixes = Radixes { hex: true, octal: true, binary: false };
+    const BINARY: Radixes = Radixes { hex: true, octal: false, binary: true };
+    const LLVM: Radixes = Radixes { hex: true, octal: true, binary: true };
 
     #[test]
     fn llvm_test_expressions() {
@@ -253,6 +258,7 @@ mod tests {
         assert_eq!(scan_int_expr("010+1", Radixes::PLAIN), Some((11, 5)));
         assert_eq!(scan_int_expr("(07<<1)", OCTAL), Some((14, 7)));
         assert_eq!(scan_int_expr("09+1", OCTAL), None, "9 is no octal digit");
+        assert_eq!(radix(b"0x1f", Radixes::DECIMAL), (10, 0), "glued to a word: the number 0");
     }
 
     /// As llvm-mc 14 reads them (`s_nop 0B11` is s_nop 3, `s_nop

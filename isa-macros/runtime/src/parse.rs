@@ -652,10 +652,11 @@ impl<'a> Parser<'a> {
                 let hex = matches!(field.ty, Ty::Hex);
                 // A number glued to a word (a register's `v18`) is that
                 // word's decimal digits: not octal (`v012` is v12, as
-                // llvm-mc reads it), not the start of an expression
-                // (`v18-1` is no register; `v[18-1]` is v17).
+                // llvm-mc reads it) or hex (`v0x1` is no register), not the
+                // start of an expression (`v18-1` is no register; `v[18-1]`
+                // is v17).
                 let glued = self.after_word(pos);
-                let radixes = if glued { Radixes::PLAIN } else { self.isa.radixes() };
+                let radixes = if glued { Radixes::DECIMAL } else { self.isa.radixes() };
                 let plain = scan_int(s, signed, hex, radixes);
                 if let Some((v, n)) = plain {
                     out.push((pos + n, Val::Num(v), None));
@@ -2022,7 +2023,7 @@ mod tests {
 
     #[test]
     fn integers() {
-        const OCTAL: Radixes = Radixes { octal: true, binary: false };
+        const OCTAL: Radixes = Radixes { hex: true, octal: true, binary: false };
         assert_eq!(scan_int("48.x", false, false, Radixes::PLAIN), Some((48, 2)));
         assert_eq!(scan_int("-4)", true, false, Radixes::PLAIN), Some((-4, 2)));
         assert_eq!(scan_int("-4", false, false, Radixes::PLAIN), None);
@@ -2037,12 +2038,13 @@ mod tests {
         assert_eq!(scan_int("09", false, false, OCTAL), None, "9 is no octal digit");
         assert_eq!(scan_int("0x1f", false, false, OCTAL), Some((31, 4)));
         // Binary where the target reads it so; a glued number reads neither.
-        let llvm = Radixes { octal: true, binary: true };
+        let llvm = Radixes { hex: true, octal: true, binary: true };
         assert_eq!(scan_int("0b101,", false, false, llvm), Some((5, 5)));
         assert_eq!(scan_int("-0B1", true, false, llvm), Some((-1, 4)));
         assert_eq!(scan_int("0b101", false, false, OCTAL), Some((0, 1)));
         assert_eq!(scan_int("0b2", false, false, llvm), Some((0, 1)));
         assert_eq!(scan_int("0b11", false, true, llvm), Some((0xb11, 4)), "bare hex digits");
+        assert_eq!(scan_int("0x1f", false, false, Radixes::DECIMAL), Some((0, 1)), "glued: decimal digits alone");
     }
 
     #[test]
