@@ -144,10 +144,8 @@ pub fn render(spec: &Spec, cx: &Context) -> String {
                 let text = if v.display.is_empty() { "(nothing)".to_string() } else { code(v.display) };
                 // Texts the assembler also reads for the value.
                 let also: Vec<String> = e.also.iter().filter(|a| a.value == v.value).map(|a| code(a.display)).collect();
-                match also.is_empty() {
-                    true => _ = writeln!(body, "| {} | {text} |", v.value),
-                    false => _ = writeln!(body, "| {} | {text} (also read: {}) |", v.value, also.join(", ")),
-                }
+                let also = if also.is_empty() { String::new() } else { format!(" (also read: {})", also.join(", ")) };
+                let _ = writeln!(body, "| {} | {text}{also} |", v.value);
             }
             body.push('\n');
         }

@@ -16,7 +16,7 @@
 /// `binary-numbers:`, as LLVM's assemblers read numbers. None for a number
 /// glued to a word, whose digits are that word's: a register's `v012` is
 /// v12, and `v0x1` no register (llvm-mc refuses it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Radixes {
     /// `0x` or `0X` and a hex digit start a hexadecimal number.
     pub hex: bool,
@@ -41,10 +41,11 @@ impl crate::tables::Isa {
 }
 
 /// The radix of the number whose digits start `b`, and where its digits
-/// start: with `r.hex`, `0x` and a hex digit is hexadecimal; with `r.binary`, `0b` and a
-/// binary digit is binary; with `r.octal`, a `0` and another digit is
-/// octal, as LLVM's assemblers read it (`010` is 8, and `09` no number);
-/// anything else is decimal (`0b2` is the number 0, then text).
+/// start: with `r.hex`, `0x` and a hex digit is hexadecimal; with
+/// `r.binary`, `0b` and a binary digit is binary; with `r.octal`, a `0` and
+/// another digit is octal, as LLVM's assemblers read it (`010` is 8, and
+/// `09` no number); anything else is decimal (`0b2` is the number 0, then
+/// text).
 pub(crate) fn radix(b: &[u8], r: Radixes) -> (u32, usize) {
     match b {
         [b'0', b'x' | b'X', c, ..] if r.hex && c.is_ascii_hexdigit() => (16, 2),
