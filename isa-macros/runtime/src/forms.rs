@@ -27,6 +27,9 @@ pub(crate) struct Form {
     /// comma, which a reading matches as written; else 0: any text may
     /// open it.
     pub first: u8,
+    /// That literal text (or name), trimmed: what a line that does not
+    /// open the form was expected to have (see `Parser::opens`).
+    pub opening: &'static str,
 }
 
 impl Form {
@@ -68,6 +71,7 @@ impl Forms {
                         gen_min: leaf.gen_min,
                         gen_max: leaf.gen_max,
                         first,
+                        opening: opening.trim(),
                     });
                 }
             }
@@ -144,29 +148,30 @@ mod tests {
     ];
     static ISA: Isa = Isa::for_tests("forms-test", &GROUPS, &LEAVES);
 
-    fn form(leaf: u16, case: u16, gens: (u32, u32), first: u8) -> Form {
-        Form { leaf, case, gen_min: gens.0, gen_max: gens.1, first }
+    fn form(leaf: u16, case: u16, gens: (u32, u32), (first, opening): (u8, &'static str)) -> Form {
+        Form { leaf, case, gen_min: gens.0, gen_max: gens.1, first, opening }
     }
 
     #[test]
     fn forms_keep_spec_order_and_know_their_first_letter() {
         let all = (0, 9);
         let f = Forms::build(&ISA, 0);
-        assert_eq!(f.of(0), &[form(0, 0, all, b't')]);
+        assert_eq!(f.of(0), &[form(0, 0, all, (b't', "top"))]);
         assert_eq!(
             f.of(1),
             &[
-                form(1, 0, all, b'v'),
+                form(1, 0, all, (b'v', "v")),
                 // A field first: any text may open it.
-                form(1, 1, all, 0),
+                form(1, 1, all, (0, "")),
                 // The name first: its letter.
-                form(2, 0, (2, 3), b'v'),
-                // A space or a comma first reads white space or nothing.
-                form(3, 0, all, 0),
-                form(3, 1, all, 0),
-                form(4, 0, all, 0),
-                form(5, 0, all, b'a'),
-                form(5, 1, all, b'b'),
+                form(2, 0, (2, 3), (b'v', "vcc")),
+                // A space or a comma first reads white space or nothing (its
+                // opening text, trimmed, is what was expected).
+                form(3, 0, all, (0, "off")),
+                form(3, 1, all, (0, ",x")),
+                form(4, 0, all, (0, "")),
+                form(5, 0, all, (b'a', "a")),
+                form(5, 1, all, (b'b', "b")),
             ]
         );
         assert!(f.of(1)[2].exists_in(3) && !f.of(1)[2].exists_in(4) && !f.of(1)[2].exists_in(1));

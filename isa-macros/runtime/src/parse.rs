@@ -229,16 +229,78 @@ impl Scratch {
 enum Msg {
     #[default]
     None,
-    /// "expected `text`".
-    Expected(&'static str),
+    /// "expected `a`, `b` or `c`": the template texts that failed at the
+    /// furthest place, in the order tried. Every one of them is a way the
+    /// line could go on, and naming only the first tried (often a rarer
+    /// form's, `[v` where `,` was missing) misled.
+    Expected(Alternatives<&'static str>),
+    /// "`n` is not accepted here (only `a` or `b`)": a number read for
+    /// fields that are constants, in forms tried at the same place
+    /// (DPP's `row_bcast:15` and `row_bcast:31`).
+    Only(i64, Alternatives<i64>),
     Text(String),
+}
+
+/// What the readings stopped at one place would have taken: the first
+/// [`Alternatives::MAX`], and how many were met in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Alternatives<T> {
+    items: [T; Alternatives::<()>::MAX],
+    len: u8,
+}
+
+impl<T: Copy + PartialEq> Alternatives<T> {
+    fn new(first: T) -> Self {
+        Alternatives { items: [first; Alternatives::<()>::MAX], len: 1 }
+    }
+
+    fn shown(&self) -> &[T] {
+        &self.items[..(self.len as usize).min(Alternatives::<()>::MAX)]
+    }
+
+    /// Whether another may still be named.
+    fn open(&self) -> bool {
+        self.len as usize <= Alternatives::<()>::MAX
+    }
+
+    /// Adds `item` unless it is there; past the most named, only counts
+    /// it (the message then says there are others).
+    fn add(&mut self, item: T) {
+        if self.shown().contains(&item) {
+            return;
+        }
+        if let Some(slot) = self.items.get_mut(self.len as usize) {
+            *slot = item;
+        }
+        self.len = self.len.saturating_add(1);
+    }
+
+    /// "a, b or c"; past the most named, "a, b, c, d" then `others`.
+    fn spoken(&self, name: impl Fn(&T) -> String, others: &str) -> String {
+        let shown = self.shown();
+        let mut s = String::new();
+        for (k, item) in shown.iter().enumerate() {
+            if k > 0 {
+                s.push_str(if k + 1 == shown.len() && self.open() { " or " } else { ", " });
+            }
+            s.push_str(&name(item));
+        }
+        if !self.open() {
+            s.push_str(others);
+        }
+        s
+    }
+}
+
+impl Alternatives<()> {
+    const MAX: usize = 4;
 }
 
 impl Msg {
     fn is_empty(&self) -> bool {
         match self {
             Msg::None => true,
-            Msg::Expected(_) => false,
+            Msg::Expected(_) | Msg::Only(..) => false,
             Msg::Text(s) => s.is_empty(),
         }
     }
@@ -248,33 +310,79 @@ impl Msg {
             Msg::None => String::new(),
             // Template text of white space alone fails only where it would
             // join two words.
-            Msg::Expected("") => "expected white space".into(),
-            Msg::Expected(text) => format!("expected `{text}`"),
+            Msg::Expected(e) => {
+                let name = |t: &&str| if t.is_empty() { "white space".to_string() } else { format!("`{t}`") };
+                format!("expected {}", e.spoken(name, " or another form"))
+            }
+            Msg::Only(n, o) => format!("{n} is not accepted here (only {})", o.spoken(i64::to_string, ", or others")),
             Msg::Text(s) => s,
         }
     }
 }
 
 impl<'a> Parser<'a> {
-    /// Whether a failure at `pos` would be the one reported: the furthest
-    /// yet, or the first.
+    /// Whether a failure at `pos` would be reported: the furthest yet, or
+    /// the first, or template text missing where other template text was
+    /// (named with it, while the list has room).
     fn reports(&self, pos: usize) -> bool {
+        self.replaces(pos)
+            || (pos == self.best_pos
+                && !self.best_rule
+                && match &self.best_msg {
+                    Msg::Expected(e) => e.open(),
+                    Msg::Only(_, o) => o.open(),
+                    _ => false,
+                })
+    }
+
+    /// Whether a failure at `pos` replaces the one to report: the furthest
+    /// yet, or the first.
+    fn replaces(&self, pos: usize) -> bool {
         pos > self.best_pos || self.best_msg.is_empty()
     }
 
     fn fail(&mut self, pos: usize, msg: impl FnOnce() -> String) {
+        // A constant's "only 0" says less than what another form read there
+        // says (`offset:70000`: the 16-bit offset's range).
+        if pos == self.best_pos && !self.best_rule && matches!(self.best_msg, Msg::Only(..)) {
+            self.best_msg = Msg::None;
+        }
         self.fail_with(pos, || Msg::Text(msg()));
     }
 
     /// [`Parser::fail`] with "expected `text`", which is written out only
     /// if it is reported: most template text that is not there is
     /// overtaken by a failure further on.
+    /// Several template texts missing at the same furthest place are all
+    /// named.
     fn fail_expected(&mut self, pos: usize, text: &'static str) {
-        self.fail_with(pos, || Msg::Expected(text));
+        if pos == self.best_pos
+            && !self.best_rule
+            && let Msg::Expected(e) = &mut self.best_msg
+        {
+            e.add(text);
+            return;
+        }
+        self.fail_with(pos, || Msg::Expected(Alternatives::new(text)));
+    }
+
+    /// A number `n` read at `pos` for a field that is the constant `c`:
+    /// the values of other such fields refusing the same number there are
+    /// named with it.
+    fn fail_only(&mut self, pos: usize, n: i64, c: i64) {
+        if pos == self.best_pos
+            && !self.best_rule
+            && let Msg::Only(m, o) = &mut self.best_msg
+            && *m == n
+        {
+            o.add(c);
+            return;
+        }
+        self.fail_with(pos, || Msg::Only(n, Alternatives::new(c)));
     }
 
     fn fail_with(&mut self, pos: usize, msg: impl FnOnce() -> Msg) {
-        if self.reports(pos) {
+        if self.replaces(pos) {
             self.best_pos = pos;
             self.best_msg = msg();
             self.best_rule = false;
@@ -566,9 +674,13 @@ impl<'a> Parser<'a> {
                 continue;
             }
             // A form whose first letter is not there fails to open, which
-            // is all a try would find: unless that failure is the one to
-            // report, nothing needs doing.
-            if form.first != 0 && here != Some(form.first) && !reporting {
+            // is all a try would find: its opening text is what was
+            // expected, when that failure is reported.
+            if form.first != 0 && here != Some(form.first) {
+                if reporting {
+                    self.fail_expected(pos, form.opening);
+                    reporting = self.reports(pos);
+                }
                 continue;
             }
             if self.try_form(path, (via, group, base, map), form, rest, pos, st, &mut *k) {
@@ -620,7 +732,13 @@ impl<'a> Parser<'a> {
             st.checked = st.cons.len();
             for i in from..st.cons.len() {
                 if !p.held_now(st, i) {
-                    p.fail(pos2, || "operands do not fit any form of this instruction".into());
+                    // Named by its text and group: `row_bcast:16` reads
+                    // as a form of `dpp-ctrl` whose conditions refuse 16.
+                    p.fail(pos2, || {
+                        let (text, group) =
+                            (p.text.get(pos..pos2).unwrap_or("").trim(), p.isa.groups[group as usize].name);
+                        format!("`{text}` fits no form of operand `{group}` here")
+                    });
                     return false;
                 }
             }
@@ -859,6 +977,16 @@ impl<'a> Parser<'a> {
                         false
                     }
                 }
+            }
+            // A constant (text an instruction accepts for a field it does
+            // not have, `offset:0` where there is no offset): any other value
+            // is refused here, named, rather than by the solver.
+            Src::Expr(&[Op::Lit(c)]) if let Val::Num(n) = v => {
+                if n != c {
+                    self.fail_only(pos, n, c);
+                    return false;
+                }
+                true
             }
             Src::Expr(_) | Src::Param(_) => {
                 let want = match v {
@@ -1741,6 +1869,10 @@ impl Isa {
         let message = if p.best_msg.is_empty() || p.best_pos == 0 {
             let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
             format!("unknown instruction `{word}`")
+        } else if p.best_pos >= text.len() && matches!(p.best_msg, Msg::Expected(_)) {
+            // Said as llvm-mc says it ("too few operands"): what is wrong is
+            // what is missing, not the place.
+            format!("the line ends early: {}", p.best_msg.into_string())
         } else {
             p.best_msg.into_string()
         };
@@ -1905,10 +2037,28 @@ mod tests {
     #[test]
     fn a_deferred_message_reads_as_the_formatted_one() {
         assert!(Msg::None.is_empty() && Msg::Text(String::new()).is_empty());
-        assert!(!Msg::Expected("v").is_empty());
-        assert_eq!(Msg::Expected("vcc,").into_string(), "expected `vcc,`");
-        assert_eq!(Msg::Expected("").into_string(), "expected white space");
+        assert!(!Msg::Expected(Alternatives::new("v")).is_empty());
+        assert_eq!(Msg::Expected(Alternatives::new("vcc,")).into_string(), "expected `vcc,`");
+        assert_eq!(Msg::Expected(Alternatives::new("")).into_string(), "expected white space");
         assert_eq!(Msg::Text("x".into()).into_string(), "x");
+        let mut e = Alternatives::new(",");
+        for t in ["[v", ",", ""] {
+            e.add(t);
+        }
+        assert_eq!(Msg::Expected(e).into_string(), "expected `,`, `[v` or white space");
+        for t in ["a", "b"] {
+            e.add(t);
+        }
+        assert_eq!(Msg::Expected(e).into_string(), "expected `,`, `[v`, white space, `a` or another form");
+        let mut o = Alternatives::new(15);
+        assert_eq!(Msg::Only(16, o).into_string(), "16 is not accepted here (only 15)");
+        o.add(31);
+        o.add(15);
+        assert_eq!(Msg::Only(16, o).into_string(), "16 is not accepted here (only 15 or 31)");
+        for v in [1, 2, 3] {
+            o.add(v);
+        }
+        assert_eq!(Msg::Only(0, o).into_string(), "0 is not accepted here (only 15, 31, 1, 2, or others)");
         assert_eq!(Msg::None.into_string(), "");
     }
 

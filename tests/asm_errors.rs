@@ -1,0 +1,81 @@
+//! What the assembler says of a line it refuses: where, and what is missing
+//! or wrong, in words a user can act on. Every GCN line here is refused by
+//! llvm-mc 14 too (`-arch=amdgcn -mcpu=tonga -show-encoding`; its message
+//! beside each); the messages are ours.
+
+use isa_specs::gcn::ISA as GCN;
+use isa_specs::ir3::ISA as IR3;
+
+/// The column (from 1) and message `isa` gives for `text`.
+fn refusal(isa: &isa_runtime::Isa, text: &str, gen_: u32) -> (usize, String) {
+    let e = isa.assemble(text, gen_).expect_err(text);
+    (e.column + 1, e.message)
+}
+
+/// A line that stops before its operands are complete says so, and names
+/// what could come next (every form the furthest readings tried there),
+/// not only the first form tried.
+#[test]
+fn a_short_line_says_it_ends_early_and_what_could_follow() {
+    // llvm-mc: "too few operands for instruction".
+    let (col, msg) = refusal(&GCN, "v_add_f32 v1, v2", 8);
+    assert_eq!(col, 17);
+    assert!(msg.starts_with("the line ends early: expected "), "{msg}");
+    assert!(msg.contains("`v`"), "a VGPR is one way the line goes on: {msg}");
+    let (col, msg) = refusal(&IR3, "add.f r0.x", 600);
+    assert_eq!((col, msg.as_str()), (11, "the line ends early: expected `,`"));
+}
+
+/// Several forms fail where the furthest reading stopped: all are named
+/// (up to four, then "or another form"), in the order they were tried.
+#[test]
+fn every_form_missing_at_the_furthest_place_is_named() {
+    // llvm-mc: "invalid operand for instruction" (a VOP2 src1 is a VGPR).
+    let (col, msg) = refusal(&GCN, "v_add_f32_e32 v1, s1, s2", 8);
+    assert_eq!((col, msg.as_str()), (23, "expected `[v`, `v` or `v[`"));
+    // Five or more: the first four and the word that there are others.
+    let (_, msg) = refusal(&GCN, "v_add_f32 v1, v2", 8);
+    assert!(msg.ends_with(" or another form"), "{msg}");
+    assert_eq!(msg.matches('`').count(), 8, "four forms named: {msg}");
+}
+
+/// An operand whose text reads as a form of its group, but whose value
+/// the form's conditions refuse, is named by its text and its group (the
+/// spec's name for it, which a spec author can look up).
+#[test]
+fn an_operand_its_forms_refuse_is_named() {
+    // llvm-mc: "invalid row_shl value" (a shift of 1 to 15).
+    let text = "v_mov_b32_dpp v1, v2 row_shl:0";
+    assert_eq!(refusal(&GCN, text, 8), (31, "`row_shl:0` fits no form of operand `dpp-ctrl` here".into()));
+}
+
+/// Text a form accepts for a field it does not have, or a form whose text
+/// names one value, takes that value: another is refused at the number,
+/// saying which the forms tried there take.
+#[test]
+fn a_constant_field_refuses_another_value_at_the_number() {
+    // llvm-mc: "invalid row_bcast value".
+    let text = "v_mov_b32_dpp v1, v2 row_bcast:16";
+    assert_eq!(refusal(&GCN, text, 8), (32, "16 is not accepted here (only 15 or 31)".into()));
+    // GFX8 has no FLAT offset; llvm-mc reads `offset:0` and refuses the
+    // rest: "flat offset modifier is not supported on this GPU".
+    let text = "flat_load_dword v1, v[2:3] offset:4";
+    assert_eq!(refusal(&GCN, text, 8), (35, "4 is not accepted here (only 0)".into()));
+    assert!(GCN.assemble("flat_load_dword v1, v[2:3] offset:0", 8).is_ok());
+}
+
+/// A value too wide for its field names the field and its range, also
+/// where a form that takes one value (DS's `offset:0`, read as llvm-mc
+/// reads it) was tried at the number first.
+#[test]
+fn a_value_past_its_field_names_the_range() {
+    // llvm-mc: "invalid operand for instruction".
+    let text = "ds_write_b32 v1, v2 offset:70000";
+    assert_eq!(refusal(&GCN, text, 8), (28, "70000 does not fit field N (range 0..=65535)".into()));
+    // llvm-mc: "register index is out of range".
+    assert_eq!(refusal(&GCN, "v_mov_b32 v300, v1", 8), (12, "300 does not fit field N (range 0..=255)".into()));
+    assert_eq!(
+        refusal(&IR3, "ldg.u32 r1.z, g[r0.x+4096], 1", 600).1,
+        "4096 does not fit field OFF (range -4096..=4095)"
+    );
+}
