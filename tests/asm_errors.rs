@@ -64,6 +64,17 @@ fn a_constant_field_refuses_another_value_at_the_number() {
     assert!(GCN.assemble("flat_load_dword v1, v[2:3] offset:0", 8).is_ok());
 }
 
+/// A field with no value where an operand form wants one names the field
+/// and quotes the form's template, which shows what goes there.
+#[test]
+fn a_missing_value_in_an_operand_quotes_its_form() {
+    // llvm-mc: "invalid operand for instruction" (one SGPR, not a pair).
+    let (col, msg) = refusal(&GCN, "v_add_f32 v1, v2, s[2:3]", 8);
+    assert_eq!((col, msg.as_str()), (20, "expected a value for N in `s{N}`"));
+    let (col, msg) = refusal(&IR3, "add.f r0.x, r0.q, r1.x", 600);
+    assert_eq!((col, msg.as_str()), (16, "expected SWIZ (one of x, y, z, w) in `r{GPR}.{SWIZ}`"));
+}
+
 /// A value too wide for its field names the field and its range, also
 /// where a form that takes one value (DS's `offset:0`, read as llvm-mc
 /// reads it) was tried at the number first.

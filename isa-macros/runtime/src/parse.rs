@@ -629,7 +629,13 @@ impl<'a> Parser<'a> {
         } else {
             self.scan(path, i, field, pos, &mut alts);
             if alts.is_empty() {
-                self.fail(pos, || expected_value(self.isa, field));
+                // Inside an operand form, the form's template says where
+                // (`s[2:3]` where one register goes: `N` in `s{N}`).
+                let syntax = self.syntax;
+                self.fail(pos, || match path.len() {
+                    1 => expected_value(self.isa, field),
+                    _ => format!("{} in `{}`", expected_value(self.isa, field), template(self.isa, step, syntax)),
+                });
             }
         }
         let mut found = false;
@@ -1686,6 +1692,27 @@ pub(crate) fn deposit(a: u64, mask: Bits) -> Bits {
         i += 1;
     }
     out
+}
+
+/// The template of the case at `step` as the spec writes it (`s{N}`,
+/// `v_add_f32{?_e32} {VDST}, ...`): what a message about a field inside it
+/// quotes.
+fn template(isa: &Isa, step: Step, syntax: u16) -> String {
+    let leaf = &isa.leaves[step.leaf as usize];
+    let case = &leaf.cases[step.case as usize];
+    let name = |i: u16| case.fields.get(i as usize).map_or("?", |f| f.name);
+    let mut s = String::new();
+    for tok in case.display_in(syntax) {
+        match *tok {
+            Tok::Lit(t) => s.push_str(t),
+            Tok::Field(i) => s.push_str(&format!("{{{}}}", name(i))),
+            Tok::Name => s.push_str(leaf.name_in(syntax)),
+            Tok::Opt(t) => s.push_str(&format!("{{?{t}}}")),
+            Tok::OptField(t, i, _) => s.push_str(&format!("{{?{t}{{{}}}}}", name(i))),
+            Tok::Column => s.push(' '),
+        }
+    }
+    s
 }
 
 fn expected_value(isa: &Isa, field: &Field) -> String {
