@@ -3,6 +3,7 @@
 //! llvm-mc 14 too (`-arch=amdgcn -mcpu=tonga -show-encoding`; its message
 //! beside each); the messages are ours.
 
+use isa_specs::agx::ISA as AGX;
 use isa_specs::gcn::ISA as GCN;
 use isa_specs::ir3::ISA as IR3;
 
@@ -75,6 +76,29 @@ fn a_missing_value_in_an_operand_quotes_its_form() {
     assert_eq!((col, msg.as_str()), (16, "expected SWIZ (one of x, y, z, w) in `r{GPR}.{SWIZ}`"));
 }
 
+/// A value past its field's range names the field by the word of the
+/// template it is written in, which shows where the value went wrong; a
+/// field written alone in its template is named alone.
+#[test]
+fn a_field_is_named_by_the_word_it_is_written_in() {
+    // llvm-mc: "image data size does not match dmask and tfe".
+    let text = "image_load v[0:3], v[4:7], s[8:15] dmask:0x10";
+    assert_eq!(refusal(&GCN, text, 8), (42, "16 does not fit M in `dmask:{M}` (range -8..=15)".into()));
+    // llvm-mc: "too large value for vmcnt".
+    let text = "s_waitcnt vmcnt(99)";
+    assert_eq!(refusal(&GCN, text, 8), (17, "99 does not fit VMCNT in `vmcnt({VMCNT})` (range 0..=15)".into()));
+    // An SMEM offset is the operand's only text: no word round it to quote.
+    // llvm-mc: "expected a 20-bit unsigned offset".
+    let text = "s_load_dword s1, s[2:3], 0x100000";
+    assert_eq!(refusal(&GCN, text, 8), (26, "1048576 does not fit field V (range -524288..=1048575)".into()));
+    let text = "mov.f32f32 r0.x, c9999.x";
+    assert_eq!(refusal(&IR3, text, 600), (19, "9999 does not fit CONST in `c{CONST}.{SWIZ}` (range 0..=511)".into()));
+    // A value computed from the encoded bits (AGX's register, the bits
+    // over two, beside its half) that no bits give.
+    let (col, msg) = refusal(&AGX, "ldimm r200, 1", AGX.default_gen);
+    assert_eq!((col, msg.as_str()), (8, "R in `{CM}r{R}{H}` cannot be 200 in this form"));
+}
+
 /// A value too wide for its field names the field and its range, also
 /// where a form that takes one value (DS's `offset:0`, read as llvm-mc
 /// reads it) was tried at the number first.
@@ -82,11 +106,11 @@ fn a_missing_value_in_an_operand_quotes_its_form() {
 fn a_value_past_its_field_names_the_range() {
     // llvm-mc: "invalid operand for instruction".
     let text = "ds_write_b32 v1, v2 offset:70000";
-    assert_eq!(refusal(&GCN, text, 8), (28, "70000 does not fit field N (range 0..=65535)".into()));
+    assert_eq!(refusal(&GCN, text, 8), (28, "70000 does not fit N in `offset:{N}` (range 0..=65535)".into()));
     // llvm-mc: "register index is out of range".
-    assert_eq!(refusal(&GCN, "v_mov_b32 v300, v1", 8), (12, "300 does not fit field N (range 0..=255)".into()));
+    assert_eq!(refusal(&GCN, "v_mov_b32 v300, v1", 8), (12, "300 does not fit N in `v{N}` (range 0..=255)".into()));
     assert_eq!(
         refusal(&IR3, "ldg.u32 r1.z, g[r0.x+4096], 1", 600).1,
-        "4096 does not fit field OFF (range -4096..=4095)"
+        "4096 does not fit OFF in `g[{SRC1}{OFF}]` (range -4096..=4095)"
     );
 }

@@ -939,7 +939,7 @@ fn reshown_fields_assemble_directly() {
     let (bits, _) = isa.assemble("jmp pc+0", g).unwrap();
     assert_eq!(bits, 0xc000);
     let e = isa.assemble("jmp pc+4294967296", g).unwrap_err().to_string();
-    assert!(e.contains("does not fit field PC"), "{e}");
+    assert!(e.contains("does not fit PC in `pc{PC}` (range"), "{e}");
 }
 
 /// A short format whose rows also exist in a long format at the row's opcode

@@ -353,13 +353,11 @@ impl<'a> Parser<'a> {
     /// [`Parser::fail`] with "expected `text`", which is written out only
     /// if it is reported: most template text that is not there is
     /// overtaken by a failure further on.
+    ///
     /// Several template texts missing at the same furthest place are all
     /// named.
     fn fail_expected(&mut self, pos: usize, text: &'static str) {
-        if pos == self.best_pos
-            && !self.best_rule
-            && let Msg::Expected(e) = &mut self.best_msg
-        {
+        if let Some(Msg::Expected(e)) = self.joining(pos) {
             e.add(text);
             return;
         }
@@ -370,15 +368,19 @@ impl<'a> Parser<'a> {
     /// the values of other such fields refusing the same number there are
     /// named with it.
     fn fail_only(&mut self, pos: usize, n: i64, c: i64) {
-        if pos == self.best_pos
-            && !self.best_rule
-            && let Msg::Only(m, o) = &mut self.best_msg
+        if let Some(Msg::Only(m, o)) = self.joining(pos)
             && *m == n
         {
             o.add(c);
             return;
         }
         self.fail_with(pos, || Msg::Only(n, Alternatives::new(c)));
+    }
+
+    /// The message a failure at `pos` may join (naming one more text or
+    /// value) rather than replace: one at the same place, not a rule's.
+    fn joining(&mut self, pos: usize) -> Option<&mut Msg> {
+        (pos == self.best_pos && !self.best_rule).then_some(&mut self.best_msg)
     }
 
     fn fail_with(&mut self, pos: usize, msg: impl FnOnce() -> Msg) {
@@ -632,10 +634,7 @@ impl<'a> Parser<'a> {
                 // Inside an operand form, the form's template says where
                 // (`s[2:3]` where one register goes: `N` in `s{N}`).
                 let syntax = self.syntax;
-                self.fail(pos, || match path.len() {
-                    1 => expected_value(self.isa, field),
-                    _ => format!("{} in `{}`", expected_value(self.isa, field), template(self.isa, step, syntax)),
-                });
+                self.fail(pos, || expected_value(self.isa, field, &Named::new(self.isa, path, syntax, i)));
             }
         }
         let mut found = false;
@@ -892,7 +891,9 @@ impl<'a> Parser<'a> {
                 // A saturating count past the maximum is the maximum.
                 let n = if matches!(field.ty, Ty::UintSat) && n > max { max } else { n };
                 if n < min || n > max {
-                    self.fail(pos, || format!("{n} does not fit field {} (range {min}..={max})", field.name));
+                    let syntax = self.syntax;
+                    let named = || Named::new(self.isa, path, syntax, idx).field();
+                    self.fail(pos, || format!("{n} does not fit {} (range {min}..={max})", named()));
                     return false;
                 }
                 let raw = (n as u128) & mask_of(0, width);
@@ -911,14 +912,18 @@ impl<'a> Parser<'a> {
                 if keep < width {
                     // The value is the field's low bits only.
                     if n < 0 || n >> keep != 0 {
-                        self.fail(pos, || format!("{n} does not fit {} ({keep} bits)", field.name));
+                        let syntax = self.syntax;
+                        let named = || Named::new(self.isa, path, syntax, idx).field();
+                        self.fail(pos, || format!("{n} does not fit {} ({keep} bits)", named()));
                         return false;
                     }
                     return st.bind_field(&at, &low_ranges(ranges, keep), n as u128);
                 }
                 let (min, max) = target.value_range(width);
                 if n < min || n > max {
-                    self.fail(pos, || format!("{n} does not fit {} ({width} bits)", field.name));
+                    let syntax = self.syntax;
+                    let named = || Named::new(self.isa, path, syntax, idx).field();
+                    self.fail(pos, || format!("{n} does not fit {} ({width} bits)", named()));
                     return false;
                 }
                 st.bind_field(&at, ranges, (n as u128) & mask_of(0, width))
@@ -941,10 +946,12 @@ impl<'a> Parser<'a> {
                 let width = crate::width_of(ranges);
                 let (min, max) = target.value_range(width);
                 if n >> k < min || n >> k > max {
+                    let syntax = self.syntax;
+                    let named = || Named::new(self.isa, path, syntax, idx).field();
                     self.fail(pos, || {
                         format!(
-                            "{n} does not fit field {} (range {}..={}, multiples of {})",
-                            field.name,
+                            "{n} does not fit {} (range {}..={}, multiples of {})",
+                            named(),
                             min << k,
                             max << k,
                             1u64 << k
@@ -979,7 +986,9 @@ impl<'a> Parser<'a> {
                         true
                     }
                     Source::None => {
-                        self.fail(pos, || format!("{n} is not a value this form encodes"));
+                        let syntax = self.syntax;
+                        let named = || Named::new(self.isa, path, syntax, idx).field();
+                        self.fail(pos, || format!("{} cannot be {n} in this form", named()));
                         false
                     }
                 }
@@ -1695,35 +1704,89 @@ pub(crate) fn deposit(a: u64, mask: Bits) -> Bits {
 }
 
 /// The template of the case at `step` as the spec writes it (`s{N}`,
-/// `v_add_f32{?_e32} {VDST}, ...`): what a message about a field inside it
-/// quotes.
-fn template(isa: &Isa, step: Step, syntax: u16) -> String {
+/// `v_add_f32{?_e32} {VDST}, ...`), and where field `field` lies in it
+/// (its name in braces): written, if optional, as when present (` dmask:{M}`,
+/// not `{? dmask:{M}}`).
+fn rendered(isa: &Isa, step: Step, syntax: u16, field: u16) -> (String, Option<std::ops::Range<usize>>) {
     let leaf = &isa.leaves[step.leaf as usize];
     let case = &leaf.cases[step.case as usize];
     let name = |i: u16| case.fields.get(i as usize).map_or("?", |f| f.name);
-    let mut s = String::new();
+    let (mut s, mut at) = (String::new(), None);
     for tok in case.display_in(syntax) {
         match *tok {
             Tok::Lit(t) => s.push_str(t),
-            Tok::Field(i) => s.push_str(&format!("{{{}}}", name(i))),
+            Tok::Field(i) => {
+                let start = s.len();
+                s.push_str(&format!("{{{}}}", name(i)));
+                at = at.or((i == field).then_some(start..s.len()));
+            }
             Tok::Name => s.push_str(leaf.name_in(syntax)),
+            // An optional space reads as a space (where a word ends).
+            Tok::Opt(t) if t.trim().is_empty() => s.push(' '),
             Tok::Opt(t) => s.push_str(&format!("{{?{t}}}")),
+            Tok::OptField(t, i, _) if i == field => {
+                s.push_str(t);
+                let start = s.len();
+                s.push_str(&format!("{{{}}}", name(i)));
+                at = Some(start..s.len());
+            }
             Tok::OptField(t, i, _) => s.push_str(&format!("{{?{t}{{{}}}}}", name(i))),
             Tok::Column => s.push(' '),
         }
     }
-    s
+    (s, at)
 }
 
-fn expected_value(isa: &Isa, field: &Field) -> String {
+/// How a message names field `i` of the case at a path's end: with the
+/// word of the template it is written in, up to a space or comma (`N in
+/// \`v{N}\``, `M in \`dmask:{M}\``, `SWIZ in \`r{GPR}.{SWIZ}\``), since a
+/// spec's field names (`N`, `M`) say little on their own. A field written
+/// alone, or not written at all, is named alone.
+struct Named {
+    name: &'static str,
+    quoted: Option<String>,
+}
+
+impl Named {
+    fn new(isa: &Isa, path: &[Step], syntax: u16, i: u16) -> Named {
+        let Some(&step) = path.last() else { return Named { name: "?", quoted: None } };
+        let case = &isa.leaves[step.leaf as usize].cases[step.case as usize];
+        let name = case.fields.get(i as usize).map_or("?", |f| f.name);
+        let (s, at) = rendered(isa, step, syntax, i);
+        let quoted = at.and_then(|at| {
+            let apart = |c: char| c == ' ' || c == ',';
+            let start = s[..at.start].rfind(apart).map_or(0, |k| k + 1);
+            let end = s[at.end..].find(apart).map_or(s.len(), |k| at.end + k);
+            let q = &s[start..end];
+            (q.len() != at.len()).then(|| q.to_string())
+        });
+        Named { name, quoted }
+    }
+
+    /// `N in \`v{N}\``, or `field N` when it has no text round it.
+    fn field(&self) -> String {
+        match &self.quoted {
+            Some(q) => format!("{} in `{q}`", self.name),
+            None => format!("field {}", self.name),
+        }
+    }
+
+    /// ` in \`v{N}\``, or nothing, to follow a phrase naming the field.
+    fn within(&self) -> String {
+        self.quoted.as_ref().map_or(String::new(), |q| format!(" in `{q}`"))
+    }
+}
+
+fn expected_value(isa: &Isa, field: &Field, named: &Named) -> String {
+    let within = named.within();
     match field.ty {
         Ty::Enum(e) => {
             let vals: Vec<_> =
                 isa.enums[e as usize].values.iter().map(|v| v.display).filter(|d| !d.is_empty()).take(8).collect();
-            format!("expected {} (one of {})", field.name, vals.join(", "))
+            format!("expected {} (one of {}){within}", field.name, vals.join(", "))
         }
-        Ty::Float { .. } => format!("expected a number for {}", field.name),
-        _ => format!("expected a value for {}", field.name),
+        Ty::Float { .. } => format!("expected a number for {}{within}", field.name),
+        _ => format!("expected a value for {}{within}", field.name),
     }
 }
 
