@@ -93,10 +93,15 @@ fn a_field_is_named_by_the_word_it_is_written_in() {
     assert_eq!(refusal(&GCN, text, 8), (26, "1048576 does not fit field V (range -524288..=1048575)".into()));
     let text = "mov.f32f32 r0.x, c9999.x";
     assert_eq!(refusal(&IR3, text, 600), (19, "9999 does not fit CONST in `c{CONST}.{SWIZ}` (range 0..=511)".into()));
-    // A value computed from the encoded bits (AGX's register, the bits
-    // over two, beside its half) that no bits give.
+    // Values computed from the encoded bits, past every value the bits
+    // give: AGX's register (its bits over two, beside its half), and
+    // ir3's nops after an instruction (two sources' repeat flags, one bit
+    // each). The flags written before the word are not quoted.
     let (col, msg) = refusal(&AGX, "ldimm r200, 1", AGX.default_gen);
-    assert_eq!((col, msg.as_str()), (8, "R in `{CM}r{R}{H}` cannot be 200 in this form"));
+    assert_eq!((col, msg.as_str()), (8, "200 does not fit R in `r{R}{H}` (range 0..=127)"));
+    let (col, msg) = refusal(&IR3, "(nop9) add.f r0.x, r0.y, r1.x", 600);
+    assert_eq!((col, msg.as_str()), (5, "9 does not fit NOP in `(nop{NOP})` (range 0..=3)"));
+    assert!(IR3.assemble("(nop3) add.f r0.x, r0.y, r1.x", 600).is_ok());
 }
 
 /// A value too wide for its field names the field and its range, also

@@ -744,7 +744,7 @@ impl<'a> Reader<'a> {
                 }
                 _ => true,
             },
-            Some(Source::None) => false,
+            Some(Source::None { .. }) => false,
             None => self.may_be(r, Computed::Expr(e), v),
         }
     }

@@ -45,13 +45,14 @@ struct Entry {
     or: u32,
 }
 
-/// What a table depends on: the expression and the source field (their
-/// addresses: both are static), and the generation and the values of the
+/// What a table depends on: the expression and the source fields (their
+/// addresses: all are static), and the generation and the values of the
 /// parameters it reads (zero when it reads none).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     expr: (usize, usize),
     field: usize,
+    also: [usize; MAX_SOURCES - 1],
     gen_: u32,
     params: [i64; MAX_PARAMS],
 }
@@ -96,12 +97,38 @@ thread_local! {
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Reads {
     source: Option<u16>,
+    /// The other bit fields it reads (`also_len` of them), when it reads
+    /// several: their values are only checked, never bound (see
+    /// [`source_of`]).
+    also: [u16; MAX_SOURCES - 1],
+    also_len: u8,
     params: u32,
     gen_: bool,
 }
 
+impl Reads {
+    /// Notes that it reads bit field `f`; `None` past [`MAX_SOURCES`].
+    fn source(&mut self, f: u16) -> Option<()> {
+        let also = &self.also[..self.also_len as usize];
+        match self.source {
+            None => self.source = Some(f),
+            Some(s) if s == f || also.contains(&f) => {}
+            Some(_) => {
+                *self.also.get_mut(self.also_len as usize)? = f;
+                self.also_len += 1;
+            }
+        }
+        Some(())
+    }
+}
+
+/// Most bit fields an expression may read and still have its values
+/// tabulated (ir3's `(nop{NOP})`, two bits of two sources' flags).
+const MAX_SOURCES: usize = 4;
+
 /// What `e`, over `fields` (a case's), reads through the derived fields it
-/// names; `None` when it reads two bit fields (or is too deep to follow).
+/// names; `None` when it reads more than [`MAX_SOURCES`] bit fields (or is
+/// too deep to follow).
 fn reads(fields: &[Field], e: Expr, out: &mut Reads, depth: u32) -> Option<()> {
     if depth > 8 {
         return None;
@@ -109,8 +136,7 @@ fn reads(fields: &[Field], e: Expr, out: &mut Reads, depth: u32) -> Option<()> {
     for op in e {
         match *op {
             Op::Field(f) => match fields.get(f as usize)?.src {
-                Src::Bits(_) if out.source.is_none_or(|s| s == f) => out.source = Some(f),
-                Src::Bits(_) => return None,
+                Src::Bits(_) => out.source(f)?,
                 Src::Expr(x) => reads(fields, x, out, depth + 1)?,
                 Src::Param(p) if p < 32 => out.params |= 1 << p,
                 Src::Param(_) => return None,
@@ -135,7 +161,18 @@ pub(crate) enum Source {
     /// solver picks the others.
     Several { field: &'static Field, mask: u128, value: u128 },
     /// No value gives it: the reading fails, whatever the other bits are.
-    None,
+    /// `range` holds the values that are given, when they are every
+    /// value from the least to the greatest (what a message says).
+    None { range: Option<(i64, i64)> },
+}
+
+/// [`Source::None`] for a value not in `table`.
+fn refused(table: &Table) -> Source {
+    let range = match (table.first(), table.last()) {
+        (Some(a), Some(b)) if b.value as i128 - a.value as i128 + 1 == table.len() as i128 => Some((a.value, b.value)),
+        _ => None,
+    };
+    Source::None { range }
 }
 
 /// If `e`, evaluated at the end of `path` (a leaf, its case and place),
@@ -143,6 +180,11 @@ pub(crate) enum Source {
 /// generation and parameters the bits `bound` so far decide (`bits` holding
 /// them): which values of that field give `n`. `None` (the option) when `e`
 /// is not such an expression.
+///
+/// An expression of several bit fields, [`MAX_SOURCE_BITS`] in all, is
+/// tabulated over all of them only to say [`Source::None`] at once (ir3's
+/// `(nop9)`: two bits give 0 to 3); a value they give is left to the solver
+/// (`None`), which chooses among the fields' values together.
 pub(crate) fn source_of(
     isa: &Isa,
     path: &[Step],
@@ -159,12 +201,25 @@ pub(crate) fn source_of(
     let field: &'static Field = fields.get(f as usize)?;
     let Src::Bits(ranges) = field.src else { return None };
     let width = crate::width_of(ranges);
-    if width > MAX_SOURCE_BITS || r.params.count_ones() as usize > MAX_PARAMS {
+    // The other sources, by the ranges of each.
+    let mut also: [&'static [crate::tables::Range]; MAX_SOURCES - 1] = [&[]; MAX_SOURCES - 1];
+    let mut ptrs = [0usize; MAX_SOURCES - 1];
+    let mut total = width;
+    for (k, &g) in r.also[..r.also_len as usize].iter().enumerate() {
+        let other: &'static Field = fields.get(g as usize)?;
+        let Src::Bits(rs) = other.src else { return None };
+        (also[k], ptrs[k]) = (rs, other as *const Field as usize);
+        total += crate::width_of(rs);
+    }
+    let also = &also[..r.also_len as usize];
+    if total > MAX_SOURCE_BITS || r.params.count_ones() as usize > MAX_PARAMS {
         return None;
     }
     // The parameters' values, when the bits bound so far decide them (and
-    // they do not read the source itself).
-    let own = step.insert(0, ranges, crate::bits::mask_of(0, width)).1;
+    // they do not read the sources themselves).
+    let own = std::iter::once(ranges)
+        .chain(also.iter().copied())
+        .fold(0, |m, rs| m | step.insert(0, rs, crate::bits::mask_of(0, crate::width_of(rs))).1);
     let mut params = [0i64; MAX_PARAMS];
     let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
     for (slot, p) in (0..32u16).filter(|p| r.params >> p & 1 == 1).enumerate() {
@@ -176,6 +231,7 @@ pub(crate) fn source_of(
     let key = Key {
         expr: (e.as_ptr() as usize, e.len()),
         field: field as *const Field as usize,
+        also: ptrs,
         gen_: if r.gen_ { gen_ } else { 0 },
         params,
     };
@@ -185,9 +241,11 @@ pub(crate) fn source_of(
             cache.clear();
         }
         // One lookup: this runs for every operand value read.
-        let table = cache.entry(key).or_insert_with(|| tabulate(isa, path, bits, gen_, e, ranges, width));
+        let sources = || std::iter::once(ranges).chain(also.iter().copied());
+        let table = cache.entry(key).or_insert_with(|| tabulate(isa, path, bits, gen_, e, sources()));
         Some(match table.binary_search_by_key(&n, |e| e.value) {
-            Err(_) => Source::None,
+            Err(_) => refused(table),
+            Ok(_) if !also.is_empty() => return None,
             Ok(at) => match table[at] {
                 Entry { and, or, .. } if and == or => Source::Unique(field, and as u128),
                 Entry { and, or, .. } => {
@@ -199,21 +257,27 @@ pub(crate) fn source_of(
     })
 }
 
-/// Evaluates `e` at the end of `path` for every value of its source field
-/// (`ranges`, `width` bits, of the last step), the other bits as in `bits`.
-fn tabulate(
+/// Evaluates `e` at the end of `path` for every value of its source fields
+/// (each its ranges of the last step; the first field's value in the low
+/// bits of an entry's `and` and `or`), the other bits as in `bits`.
+fn tabulate<'r>(
     isa: &Isa,
     path: &[Step],
     bits: Bits,
     gen_: u32,
     e: Expr,
-    ranges: &[crate::tables::Range],
-    width: u32,
+    sources: impl Iterator<Item = &'r [crate::tables::Range]> + Clone,
 ) -> Table {
     let Some(step) = path.last() else { return Vec::new() };
-    let mut table: Table = (0..1u32 << width)
+    let total: u32 = sources.clone().map(crate::width_of).sum();
+    let mut table: Table = (0..1u32 << total)
         .map(|s| {
-            let bits = step.insert(bits, ranges, s as u128).0;
+            let (mut bits, mut rest) = (bits, s as u128);
+            for rs in sources.clone() {
+                let width = crate::width_of(rs);
+                bits = step.insert(bits, rs, rest & crate::bits::mask_of(0, width)).0;
+                rest >>= width;
+            }
             let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
             Entry { value: env.eval(path, e), and: s, or: s }
         })
@@ -238,6 +302,18 @@ mod tests {
 
     fn field(name: &'static str, src: Src) -> Field {
         Field { name, src, ty: Ty::Int }
+    }
+
+    /// A value no source gives names the range of those given when they
+    /// leave no gap, which is what a message can say.
+    #[test]
+    fn a_refused_value_names_the_range_only_without_gaps() {
+        let table = |vs: &[i64]| -> Table { vs.iter().map(|&value| Entry { value, and: 0, or: 0 }).collect() };
+        assert!(matches!(refused(&table(&[0, 1, 2, 3])), Source::None { range: Some((0, 3)) }));
+        assert!(matches!(refused(&table(&[-2, -1, 0])), Source::None { range: Some((-2, 0)) }));
+        assert!(matches!(refused(&table(&[0, 2, 3])), Source::None { range: None }));
+        assert!(matches!(refused(&table(&[i64::MIN, i64::MAX])), Source::None { range: None }));
+        assert!(matches!(refused(&table(&[])), Source::None { range: None }));
     }
 
     #[test]
@@ -273,11 +349,13 @@ mod tests {
             let mut r = Reads::default();
             reads(&fields, e, &mut r, 0).map(|()| r)
         };
-        assert_eq!(of(INLINE), Some(Reads { source: Some(2), params: 0, gen_: false }));
-        assert_eq!(of(TWO_FIELDS), None);
-        assert_eq!(of(PARAM), Some(Reads { source: Some(1), params: 1 << 3, gen_: false }));
-        assert_eq!(of(GEN), Some(Reads { source: Some(1), params: 0, gen_: true }));
-        assert_eq!(of(CONSTANT), Some(Reads { source: None, params: 0, gen_: false }));
-        assert_eq!(of(DERIVED), Some(Reads { source: Some(2), params: 1 << 1, gen_: false }));
+        assert_eq!(of(INLINE), Some(Reads { source: Some(2), ..Reads::default() }));
+        // Two bit fields: the first, and the other beside it.
+        let two = Reads { source: Some(1), also: [2, 0, 0], also_len: 1, ..Reads::default() };
+        assert_eq!(of(TWO_FIELDS), Some(two));
+        assert_eq!(of(PARAM), Some(Reads { source: Some(1), params: 1 << 3, ..Reads::default() }));
+        assert_eq!(of(GEN), Some(Reads { source: Some(1), gen_: true, ..Reads::default() }));
+        assert_eq!(of(CONSTANT), Some(Reads::default()));
+        assert_eq!(of(DERIVED), Some(Reads { source: Some(2), params: 1 << 1, ..Reads::default() }));
     }
 }

@@ -985,10 +985,13 @@ impl<'a> Parser<'a> {
                         st.push(path, What::Field(idx), Want::Eq(n));
                         true
                     }
-                    Source::None => {
+                    Source::None { range } => {
                         let syntax = self.syntax;
                         let named = || Named::new(self.isa, path, syntax, idx).field();
-                        self.fail(pos, || format!("{} cannot be {n} in this form", named()));
+                        self.fail(pos, || match range {
+                            Some((min, max)) => format!("{n} does not fit {} (range {min}..={max})", named()),
+                            None => format!("{} cannot be {n} in this form", named()),
+                        });
                         false
                     }
                 }
@@ -1738,10 +1741,11 @@ fn rendered(isa: &Isa, step: Step, syntax: u16, field: u16) -> (String, Option<s
 }
 
 /// How a message names field `i` of the case at a path's end: with the
-/// word of the template it is written in, up to a space or comma (`N in
-/// \`v{N}\``, `M in \`dmask:{M}\``, `SWIZ in \`r{GPR}.{SWIZ}\``), since a
-/// spec's field names (`N`, `M`) say little on their own. A field written
-/// alone, or not written at all, is named alone.
+/// word of the template it is written in, up to a space or comma and
+/// from its first text (`N in \`v{N}\``, `M in \`dmask:{M}\``, `SWIZ in
+/// \`r{GPR}.{SWIZ}\``, `NOP in \`(nop{NOP})\``), since a spec's field names
+/// (`N`, `M`) say little on their own. A field written alone, or not
+/// written at all, is named alone.
 struct Named {
     name: &'static str,
     quoted: Option<String>,
@@ -1755,7 +1759,13 @@ impl Named {
         let (s, at) = rendered(isa, step, syntax, i);
         let quoted = at.and_then(|at| {
             let apart = |c: char| c == ' ' || c == ',';
-            let start = s[..at.start].rfind(apart).map_or(0, |k| k + 1);
+            let mut start = s[..at.start].rfind(apart).map_or(0, |k| k + 1);
+            // Fields written first in the word are flags before it (ir3's
+            // `{SY}{SS}(nop{NOP})`, AGX's `{CM}r{R}`): not quoted.
+            while s[start..at.start].starts_with('{') && !s[start..].starts_with("{?") {
+                let Some(close) = s[start..at.start].find('}') else { break };
+                start += close + 1;
+            }
             let end = s[at.end..].find(apart).map_or(s.len(), |k| at.end + k);
             let q = &s[start..end];
             (q.len() != at.len()).then(|| q.to_string())
