@@ -76,6 +76,28 @@ fn a_missing_value_in_an_operand_quotes_its_form() {
     assert_eq!((col, msg.as_str()), (16, "expected SWIZ (one of x, y, z, w) in `r{GPR}.{SWIZ}`"));
 }
 
+/// Where a name of a long list is wanted, the message names the first
+/// few, in some 80 characters, and says how many more there are, rather
+/// than let the list pass for all of them or run past a reported line's
+/// 200 characters.
+#[test]
+fn a_long_list_of_names_says_how_many_more() {
+    let (col, msg) = refusal(&AGX, "mov r0, 99999999999", AGX.default_gen);
+    assert_eq!(col, 9);
+    let (names, more) = msg
+        .strip_prefix("expected SM (one of ")
+        .and_then(|m| m.strip_suffix(" more)"))
+        .and_then(|m| m.rsplit_once(" and "))
+        .unwrap_or_else(|| panic!("a list and a count: {msg}"));
+    let named = names.split(", ").count();
+    assert!(names.starts_with("threadgroup_in_grid_x, "), "{msg}");
+    assert!(names.len() <= 100 && named < 8, "{msg}");
+    // Every special register the spec names, less those named here.
+    let all = AGX.enums.iter().find(|e| e.values.iter().any(|v| v.display == "threadgroup_in_grid_x"));
+    let all = all.expect("the special registers' names").values.iter().filter(|v| !v.display.is_empty()).count();
+    assert_eq!(more.parse::<usize>().ok(), Some(all - named), "{msg}");
+}
+
 /// A value past its field's range names the field by the word of the
 /// template it is written in, which shows where the value went wrong; a
 /// field written alone in its template is named alone.

@@ -1790,10 +1790,27 @@ impl Named {
 fn expected_value(isa: &Isa, field: &Field, named: &Named) -> String {
     let within = named.within();
     match field.ty {
+        // The first names, up to eight and some 80 characters (a reported
+        // line is cut at 200), and how many more there are (AGX's special
+        // registers number in the hundreds).
         Ty::Enum(e) => {
-            let vals: Vec<_> =
-                isa.enums[e as usize].values.iter().map(|v| v.display).filter(|d| !d.is_empty()).take(8).collect();
-            format!("expected {} (one of {}){within}", field.name, vals.join(", "))
+            let all = || isa.enums[e as usize].values.iter().map(|v| v.display).filter(|d| !d.is_empty());
+            let mut room = 80usize;
+            let vals: Vec<_> = all()
+                .take(8)
+                .enumerate()
+                .take_while(|&(k, d)| {
+                    let fits = k == 0 || d.len() + 2 <= room;
+                    room = room.saturating_sub(d.len() + 2);
+                    fits
+                })
+                .map(|(_, d)| d)
+                .collect();
+            let more = match all().count().saturating_sub(vals.len()) {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            format!("expected {} (one of {}{more}){within}", field.name, vals.join(", "))
         }
         Ty::Float { .. } => format!("expected a number for {}{within}", field.name),
         _ => format!("expected a value for {}{within}", field.name),
