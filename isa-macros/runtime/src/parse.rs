@@ -631,8 +631,8 @@ impl<'a> Parser<'a> {
         } else {
             self.scan(path, i, field, pos, &mut alts);
             if alts.is_empty() {
-                // Inside an operand form, the form's template says where
-                // (`s[2:3]` where one register goes: `N` in `s{N}`).
+                // The word of the template the field is written in says
+                // where (`s[2:3]` where one register goes: `N` in `s{N}`).
                 let syntax = self.syntax;
                 self.fail(pos, || expected_value(self.isa, field, &Named::new(self.isa, path, syntax, i)));
             }
