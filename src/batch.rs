@@ -545,7 +545,10 @@ pub fn asm(isa: &Isa, gen_: u32, format: Format, io: Streams) -> io::Result<Stat
 
 /// Assembles text written in syntax `syntax` (an index into `isa.syntaxes`).
 pub fn asm_in(isa: &Isa, gen_: u32, syntax: u16, format: Format, io: Streams) -> io::Result<Stats> {
-    let states = (0..workers()).map(|_| isa.assembler(gen_, syntax)).collect();
+    // The workers share what they learn: each text is read the long way
+    // by one of them, not by each (see `isa_runtime::Lessons`).
+    let lessons = isa.lessons(gen_, syntax);
+    let states = (0..workers()).map(|_| lessons.assembler()).collect();
     each_line(io, states, |asm: &mut Assembler<'_>, line: &str, text: &mut String| match asm.assemble(line) {
         Ok((bits, width)) => {
             hex::write(bits, (width / 8) as usize, format, text);

@@ -181,6 +181,46 @@ fn an_assembler_keeps_lines_proven_to_print_as_they_read_unprinted() {
     });
 }
 
+/// Assemblers made from one pool ([`isa_runtime::Lessons`]) give the
+/// engine's answers, whichever of them learned a text, and one reads by
+/// what another learned: the corpus assembled by a first assembler, the
+/// two then looking at the pool, the second keeps unprinted, reading the
+/// corpus the first time itself, at least the share one assembler keeps
+/// the second time, and more lines than an assembler of its own does the
+/// first time (to which the texts are new).
+#[test]
+fn assemblers_of_one_pool_read_by_what_each_learned() {
+    let what = "of printed lines the second assembler of a pool kept unprinted";
+    each_assembler(9, (2, 1_000), (UNPRINTED_FLOORS, what), |isa, g, syntax, insts, _, bad| {
+        let lessons = isa.lessons(g, syntax);
+        let (mut first, mut second) = (lessons.assembler(), lessons.assembler());
+        let mut alone = isa.assembler(g, syntax);
+        let texts: Vec<String> = insts.iter().map(|i| isa.print_in(i, g, PrintOpts { syntax, pad: None })).collect();
+        let mut check = |asm: &mut isa_runtime::Assembler<'_>, line: &str, who: &str| {
+            let (want, got) = (isa.assemble_in(line, g, syntax), asm.assemble(line));
+            if got != want {
+                bad.push(format!("{} gen {g} syntax {syntax} {who} `{line}`: {got:x?}, want {want:x?}", isa.name));
+            }
+        };
+        for line in &texts {
+            check(&mut first, line, "first");
+        }
+        first.exchange();
+        second.exchange();
+        for line in &texts {
+            check(&mut second, line, "second");
+            check(&mut alone, line, "alone");
+        }
+        // Where lines are read by remembered texts at all (see
+        // `RECALL_FLOORS`), the pool's made the difference.
+        if RECALL_FLOORS.iter().any(|&(t, floor)| t == isa.name && floor > 0.0) {
+            let (shared, own) = (second.unprinted_lines(), alone.unprinted_lines());
+            assert!(shared > own, "{} gen {g}: {shared} lines unprinted with the pool's texts, {own} alone", isa.name);
+        }
+        second.unprinted_lines() as f64 / texts.len().max(1) as f64
+    });
+}
+
 /// GCN GFX8 lines kept unprinted, and lines that differ from the printer's
 /// form only where the proof looks (two spaces after the mnemonic, a mask
 /// written `0x0f`, a number written with a leading zero), which are

@@ -78,7 +78,7 @@ pub struct Assembler<'a> {
     /// What reading learned about the templates.
     memory: crate::canonical::Memory,
     /// The operand texts of lines kept, to read later lines by.
-    recall: crate::recall::Recall,
+    recall: crate::recall::Recall<'a>,
     /// The general assembler's candidates for a line.
     order: Vec<u16>,
     /// The cases to try for a line (see [`Assembler::read_canonical`]).
@@ -165,6 +165,18 @@ impl Isa {
     }
 }
 
+impl<'a> crate::Lessons<'a> {
+    /// An assembler as [`Isa::assembler`] makes, that shares what it
+    /// learns with the others this pool made (see `crate::lessons`): the
+    /// same answers, fewer texts read the long way when several assemble
+    /// one stream between them.
+    pub fn assembler(&'a self) -> Assembler<'a> {
+        let mut asm = self.isa.assembler(self.gen_, self.syntax);
+        asm.recall.share(self);
+        asm
+    }
+}
+
 /// Lines an [`Assembler`] reads the short way before it judges whether
 /// reading by remembered operand texts pays (see [`Assembler::recalling`]).
 const RECALL_JUDGED_AFTER: u64 = 512;
@@ -237,6 +249,13 @@ impl Assembler<'_> {
             return Ok(found);
         }
         self.isa.assemble_in(line, self.gen_, self.syntax)
+    }
+
+    /// Gives its pool what it learned and takes what the others gave, now
+    /// rather than at its next look (every 16 lines it keeps); nothing for
+    /// an assembler made without a pool ([`crate::Lessons::assembler`]).
+    pub fn exchange(&mut self) {
+        self.recall.exchange(self.isa);
     }
 
     /// How many lines were read in the printer's form.

@@ -52,6 +52,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::bits::{Bits, bind, extract, insert, mask_of, width_of};
 use crate::canonical::{Memory, Read, values};
 use crate::eval::{Env, Given};
+use crate::lessons::{Contexts, EVERY, Lessons, Log, Outbox};
 use crate::memo::MAX_PARAMS;
 use crate::print_plan::{Arg, PrintPlans, Then, bits_value};
 use crate::shape::{Shape, Shaped, shape_of, shaped_from};
@@ -76,7 +77,7 @@ const WIDE_CAPACITY: usize = 256;
 const MAX_PARAM_BITS: u32 = 16;
 
 /// What an [`crate::Assembler`] has learned (see the module documentation).
-pub(crate) struct Recall {
+pub(crate) struct Recall<'a> {
     gen_: u32,
     syntax: u16,
     plans: PrintPlans,
@@ -84,8 +85,14 @@ pub(crate) struct Recall {
     /// resolved.
     quick: Vec<Vec<Option<Plan>>>,
     /// The operand contexts met, each the index of its texts (keys from
-    /// the spec, hashed the quick way).
-    contexts: HashMap<Context, u32, BuildHasherDefault<TextHasher>>,
+    /// the spec, hashed the quick way); the pool's, when it shares.
+    contexts: Contexts,
+    /// The pool it shares what it learns with (see [`crate::lessons`]).
+    shared: Option<&'a Lessons<'a>>,
+    /// What it learned and has not given to the pool yet.
+    outbox: Outbox,
+    /// What it takes from the pool, while it takes it.
+    news: Log,
     /// By context, the readings remembered, by text.
     texts: Vec<Texts>,
     /// By context, how many it may remember.
@@ -163,7 +170,7 @@ const SHAPES: usize = 4096;
 /// are a few bytes (`v17`, `s[4:5]`, `-|v1|`, `offset:4095`); a longer one
 /// than [`Text::MAX`] is not remembered (its line is read the long way).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Text([u8; Text::MAX + 1]);
+pub(crate) struct Text([u8; Text::MAX + 1]);
 
 impl std::hash::Hash for Text {
     /// Its 24 bytes at once (the derived hash writes the array's length too).
@@ -340,7 +347,7 @@ impl Iterator for Ends<'_> {
 /// from a bit field of the instruction of the width given, or computed
 /// from several (width 0).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-struct Context {
+pub(crate) struct Context {
     group: u16,
     params: [(Option<i64>, u8); MAX_PARAMS],
     /// The parameters read as signed fields (bit `k`: parameter `k`): a
@@ -352,7 +359,7 @@ struct Context {
 /// them, the rest zero), and the parameters bound through bit fields of the
 /// instruction (bit `k` of `named`: parameter `k`, to `values[k]`).
 #[derive(Clone, Copy, Debug)]
-struct Learned {
+pub(crate) struct Learned {
     word: u64,
     bound: u64,
     named: u8,
@@ -373,14 +380,17 @@ struct Learned {
     checks: u8,
 }
 
-impl Recall {
-    pub fn new(isa: &Isa, gen_: u32, syntax: u16) -> Recall {
+impl<'a> Recall<'a> {
+    pub fn new(isa: &Isa, gen_: u32, syntax: u16) -> Recall<'a> {
         Recall {
             gen_,
             syntax,
             plans: PrintPlans::new(isa),
             quick: Vec::new(),
-            contexts: HashMap::default(),
+            contexts: Contexts::default(),
+            shared: None,
+            outbox: Outbox::default(),
+            news: Log::default(),
             texts: Vec::new(),
             capacity: Vec::new(),
             shaped: Vec::new(),
@@ -491,6 +501,53 @@ impl Recall {
         }
         self.by_shape.1 += self.by_shape.0 as u64;
         self.commit(isa, (leaf, case), text, proof);
+        self.kept(isa);
+    }
+
+    /// Shares what it learns with the assemblers of `pool` from now on: it
+    /// numbers contexts as the pool does, so it must not have met any yet.
+    pub fn share(&mut self, pool: &'a Lessons<'a>) {
+        debug_assert!(self.texts.is_empty(), "a recall shares from its start");
+        self.shared = Some(pool);
+    }
+
+    /// Counts a line kept, and looks at the pool every [`EVERY`] of them.
+    fn kept(&mut self, isa: &Isa) {
+        if self.shared.is_some() {
+            self.outbox.since += 1;
+            if self.outbox.since >= EVERY {
+                self.exchange(isa);
+            }
+        }
+    }
+
+    /// Gives the pool what it learned and takes what the others gave (see
+    /// [`crate::lessons`]), under the same bounds as what it learns itself.
+    pub fn exchange(&mut self, isa: &Isa) {
+        let Some(pool) = self.shared else { return };
+        self.outbox.since = 0;
+        if !pool.exchange(&mut self.outbox, &mut self.news) {
+            return;
+        }
+        let texts = self.news.texts.iter().map(|l| l.0);
+        let need = texts.chain(self.news.shapes.iter().map(|l| l.0)).max().map_or(0, |at| at as usize + 1);
+        if need > self.texts.len() {
+            let contexts = pool.contexts();
+            let new = contexts.from(self.texts.len());
+            cover(isa, new, (&mut self.texts, &mut self.capacity, &mut self.shaped, &mut self.fixed));
+        }
+        for (at, key, l) in self.news.texts.drain(..) {
+            let Some(texts) = self.texts.get_mut(at as usize) else { continue };
+            if self.entries < CAPACITY && texts.len() < self.capacity[at as usize] && !texts.contains_key(&key) {
+                texts.insert(key, l);
+                self.entries += 1;
+            }
+        }
+        for (at, shape, s) in self.news.shapes.drain(..) {
+            if self.shapes.len() < SHAPES {
+                self.shapes.entry((at, shape)).or_insert(s);
+            }
+        }
     }
 
     /// Remembers the pending readings of `text`. With `proof` (the line,
@@ -548,11 +605,19 @@ impl Recall {
             }
             texts.insert(key, l);
             self.entries += 1;
+            if self.shared.is_some() {
+                self.outbox.log.texts.push((at, key, l));
+            }
         }
         self.pending.clear();
         for (at, shape, s) in self.shaping.drain(..) {
-            if self.shapes.len() < SHAPES {
-                self.shapes.entry((at, shape)).or_insert(s);
+            if self.shapes.len() < SHAPES
+                && let std::collections::hash_map::Entry::Vacant(v) = self.shapes.entry((at, shape))
+            {
+                v.insert(s);
+                if self.shared.is_some() {
+                    self.outbox.log.shapes.push((at, shape, s));
+                }
             }
         }
     }
@@ -587,6 +652,7 @@ impl Recall {
             }
         }
         self.commit(isa, (leaf, case), text, proof);
+        self.kept(isa);
     }
 
     /// Resolves case `case` of `leaf` into [`Part`]s, once.
@@ -601,22 +667,20 @@ impl Recall {
         if cases[case as usize].is_some() {
             return;
         }
-        let (contexts, texts, capacity, shaped, fixed) =
-            (&mut self.contexts, &mut self.texts, &mut self.capacity, &mut self.shaped, &mut self.fixed);
+        let (shared, own) = (self.shared, &mut self.contexts);
+        let local = (&mut self.texts, &mut self.capacity, &mut self.shaped, &mut self.fixed);
         let pieces = self.plans.get(isa, leaf, case, self.syntax);
         let parts = resolve(isa, self.gen_, (leaf, case), pieces, &mut |c| {
-            let n = contexts.len() as u32;
-            let at = *contexts.entry(c).or_insert(n);
-            if at as usize == texts.len() {
-                texts.push(HashMap::default());
-                // Parameters too wide to remember take no part.
-                let params = c.params.iter().map(|p| p.1 as u32).filter(|&w| w <= MAX_PARAM_BITS);
-                let bits = isa.groups[c.group as usize].bits + params.sum::<u32>();
-                capacity.push(if bits <= NARROW_BITS { 1 << bits } else { WIDE_CAPACITY });
-                shaped.push(bits > NARROW_BITS || c.params.iter().any(|p| p.1 as u32 > MAX_PARAM_BITS));
-                let constants = c.params.iter().enumerate().filter(|(_, p)| p.0.is_some());
-                fixed.push((c.group, constants.fold(0, |m, (k, _)| m | 1 << k)));
-            }
+            let mut pooled;
+            let contexts = match shared {
+                Some(pool) => {
+                    pooled = pool.contexts();
+                    &mut *pooled
+                }
+                None => &mut *own,
+            };
+            let at = contexts.number(c);
+            cover(isa, contexts.from(local.0.len()), (&mut *local.0, &mut *local.1, &mut *local.2, &mut *local.3));
             at
         });
         self.quick[leaf as usize][case as usize] = Some(Plan { parts, start: None, tried: 0, kept: 0 });
@@ -626,6 +690,25 @@ impl Recall {
     #[cfg(test)]
     fn len(&self) -> usize {
         self.texts.iter().map(HashMap::len).sum()
+    }
+}
+
+/// A recall's tables by context: its texts, capacities, whether shaped,
+/// and group and constants.
+type ByContext<'r> = (&'r mut Vec<Texts>, &'r mut Vec<usize>, &'r mut Vec<bool>, &'r mut Vec<(u16, u8)>);
+
+/// Adds to a recall's tables by context the contexts `new`, numbered from
+/// their length on.
+fn cover(isa: &Isa, new: &[Context], (texts, capacity, shaped, fixed): ByContext<'_>) {
+    for c in new {
+        texts.push(HashMap::default());
+        // Parameters too wide to remember take no part.
+        let params = c.params.iter().map(|p| p.1 as u32).filter(|&w| w <= MAX_PARAM_BITS);
+        let bits = isa.groups[c.group as usize].bits + params.sum::<u32>();
+        capacity.push(if bits <= NARROW_BITS { 1 << bits } else { WIDE_CAPACITY });
+        shaped.push(bits > NARROW_BITS || c.params.iter().any(|p| p.1 as u32 > MAX_PARAM_BITS));
+        let constants = c.params.iter().enumerate().filter(|(_, p)| p.0.is_some());
+        fixed.push((c.group, constants.fold(0, |m, (k, _)| m | 1 << k)));
     }
 }
 
@@ -1188,6 +1271,68 @@ mod tests {
         assert_eq!(recall.len(), 2, "a text too long to be a key");
         remember(&mut recall, 1, &[b'v'; Text::MAX], l);
         assert_eq!(recall.len(), 3, "the longest that is");
+    }
+
+    static ONE_GROUP: [crate::tables::Group; 1] =
+        [crate::tables::Group { name: "reg", bits: 8, leaves: &[], params: &[] }];
+    static GROUPED: Isa = Isa::for_tests("recall-test", &ONE_GROUP, &[]);
+
+    /// Two recalls of one pool: a reading one learns reaches the other
+    /// when both have looked at the pool, under the context's number the
+    /// pool gave, which the other had not met; each gives it once, and
+    /// the other keeps within its own bounds.
+    #[test]
+    fn what_one_learns_another_sharing_its_pool_takes() {
+        let pool = GROUPED.lessons(0, 0);
+        let (mut a, mut b) = (Recall::new(&GROUPED, 0, 0), Recall::new(&GROUPED, 0, 0));
+        a.share(&pool);
+        b.share(&pool);
+        // Two contexts met by `a` (numbered by the pool, as its cases'
+        // resolution numbers them), of which it learns in the second.
+        let context = |c: i64| Context { group: 0, params: [(Some(c), 0); MAX_PARAMS], signed: 0 };
+        for c in [context(1), context(2)] {
+            let at = pool.contexts().number(c);
+            cover(&GROUPED, &[c], (&mut a.texts, &mut a.capacity, &mut a.shaped, &mut a.fixed));
+            assert_eq!(at as usize + 1, a.texts.len());
+        }
+        let l =
+            Learned { word: 7, bound: 0xff, named: 0, values: [0; MAX_PARAMS], proven: true, whole: true, checks: 0 };
+        remember(&mut a, 1, b"v7", l);
+        remember(&mut a, 1, b"v8", Learned { word: 8, ..l });
+        assert_eq!(a.outbox.log.texts.len(), 2, "what it learned waits to be given");
+        // `b` looks first: nothing was given yet.
+        b.exchange(&GROUPED);
+        assert_eq!(b.len(), 0);
+        a.exchange(&GROUPED);
+        assert!(a.outbox.log.texts.is_empty(), "given once");
+        b.exchange(&GROUPED);
+        assert_eq!(b.texts.len(), 2, "both contexts covered, numbered as the pool numbers them");
+        let got = |r: &Recall, t: &[u8]| Text::new(t).and_then(|t| r.texts[1].get(&t).map(|l| (l.word, l.proven)));
+        assert_eq!((got(&b, b"v7"), got(&b, b"v8")), (Some((7, true)), Some((8, true))));
+        assert!(b.texts[0].is_empty() && b.outbox.log.texts.is_empty(), "taken, not given again");
+        // Looking again takes nothing twice; `a` takes nothing back.
+        a.exchange(&GROUPED);
+        b.exchange(&GROUPED);
+        assert_eq!((a.len(), b.len()), (2, 2));
+        // What `b` takes stays within its bounds: past its whole capacity,
+        // a reading given is not kept.
+        b.entries = CAPACITY;
+        remember(&mut a, 1, b"v9", Learned { word: 9, ..l });
+        a.exchange(&GROUPED);
+        b.exchange(&GROUPED);
+        assert_eq!((a.len(), b.len()), (3, 2));
+    }
+
+    /// A recall that shares with no pool keeps nothing to give.
+    #[test]
+    fn a_recall_alone_gives_nothing() {
+        let mut r = Recall::new(&GROUPED, 0, 0);
+        let c = Context { group: 0, params: [(None, 0); MAX_PARAMS], signed: 0 };
+        cover(&GROUPED, &[c], (&mut r.texts, &mut r.capacity, &mut r.shaped, &mut r.fixed));
+        let l = Learned { word: 1, bound: 1, named: 0, values: [0; MAX_PARAMS], proven: false, whole: true, checks: 0 };
+        remember(&mut r, 0, b"a", l);
+        assert_eq!(r.len(), 1);
+        assert!(r.outbox.log.texts.is_empty());
     }
 
     #[test]
