@@ -221,6 +221,52 @@ fn assemblers_of_one_pool_read_by_what_each_learned() {
     });
 }
 
+/// Assemblers of one pool on threads of their own, as `isa asm`'s workers
+/// run, each over the corpus in an order of its own (printed lines and
+/// lines changed a little), exchanging as they go: every answer is the
+/// engine's.
+#[test]
+fn assemblers_of_one_pool_on_several_threads_answer_as_the_engine_does() {
+    let isa = &isa_specs::gcn::ISA;
+    let g = corpus::gens(isa).into_iter().max().expect("a generation");
+    let mut rng = TestRng::new(10);
+    let insts = corpus::instructions(isa, g, &mut rng, 1, 500);
+    let mut lines: Vec<String> = Vec::new();
+    for inst in &insts {
+        let text = isa.print_in(inst, g, PrintOpts::default());
+        lines.push(mutate(&text, &mut rng));
+        lines.push(text);
+    }
+    let want: Vec<_> = lines.iter().map(|l| isa.assemble_in(l, g, 0)).collect();
+    let lessons = isa.lessons(g, 0);
+    let bad: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..3usize)
+            .map(|k| {
+                let (lessons, lines, want) = (&lessons, &lines, &want);
+                s.spawn(move || {
+                    let mut asm = lessons.assembler();
+                    let mut bad = Vec::new();
+                    // Each from its own place, so that each meets texts
+                    // the others learned, and learns some they meet.
+                    let n = lines.len();
+                    for i in (0..n).map(|i| (i + k * n / 3) % n) {
+                        let got = asm.assemble(&lines[i]);
+                        if got != want[i] {
+                            bad.push(format!("worker {k} `{}`: {got:x?}, want {:x?}", lines[i], want[i]));
+                        }
+                    }
+                    bad
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a worker")).collect()
+    });
+    for b in bad.iter().take(30) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} answers differ", bad.len());
+}
+
 /// GCN GFX8 lines kept unprinted, and lines that differ from the printer's
 /// form only where the proof looks (two spaces after the mnemonic, a mask
 /// written `0x0f`, a number written with a leading zero), which are
