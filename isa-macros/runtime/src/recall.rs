@@ -538,15 +538,13 @@ impl<'a> Recall<'a> {
         }
         for (at, key, l) in self.news.texts.drain(..) {
             let Some(texts) = self.texts.get_mut(at as usize) else { continue };
-            if self.entries < CAPACITY && texts.len() < self.capacity[at as usize] && !texts.contains_key(&key) {
+            if room(texts, self.capacity[at as usize], self.entries, &key) {
                 texts.insert(key, l);
                 self.entries += 1;
             }
         }
         for (at, shape, s) in self.news.shapes.drain(..) {
-            if self.shapes.len() < SHAPES {
-                self.shapes.entry((at, shape)).or_insert(s);
-            }
+            new_shape(&mut self.shapes, (at, shape), s);
         }
     }
 
@@ -571,7 +569,7 @@ impl<'a> Recall<'a> {
             let texts = &mut self.texts[at as usize];
             let Some(key) = text.get(start as usize..end as usize).and_then(Text::new) else { continue };
             // Only a reading remembered is worth proving.
-            if self.entries >= CAPACITY || texts.len() >= self.capacity[at as usize] || texts.contains_key(&key) {
+            if !room(texts, self.capacity[at as usize], self.entries, &key) {
                 continue;
             }
             if let Some(proof) = proof.as_mut()
@@ -611,13 +609,8 @@ impl<'a> Recall<'a> {
         }
         self.pending.clear();
         for (at, shape, s) in self.shaping.drain(..) {
-            if self.shapes.len() < SHAPES
-                && let std::collections::hash_map::Entry::Vacant(v) = self.shapes.entry((at, shape))
-            {
-                v.insert(s);
-                if self.shared.is_some() {
-                    self.outbox.log.shapes.push((at, shape, s));
-                }
+            if new_shape(&mut self.shapes, (at, shape), s) && self.shared.is_some() {
+                self.outbox.log.shapes.push((at, shape, s));
             }
         }
     }
@@ -690,6 +683,28 @@ impl<'a> Recall<'a> {
     #[cfg(test)]
     fn len(&self) -> usize {
         self.texts.iter().map(HashMap::len).sum()
+    }
+}
+
+/// Whether a reading of `key` is to be remembered in a context holding
+/// `texts` of at most `capacity`, `entries` remembered in all: it is new,
+/// and both bounds leave room.
+fn room(texts: &Texts, capacity: usize, entries: usize, key: &Text) -> bool {
+    entries < CAPACITY && texts.len() < capacity && !texts.contains_key(key)
+}
+
+/// Remembers shape `key` as `s` when it is new and the bound leaves room:
+/// whether it did.
+fn new_shape(shapes: &mut Shapes, key: (u32, Shape), s: Shaped) -> bool {
+    if shapes.len() >= SHAPES {
+        return false;
+    }
+    match shapes.entry(key) {
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(s);
+            true
+        }
+        std::collections::hash_map::Entry::Occupied(_) => false,
     }
 }
 
