@@ -126,6 +126,21 @@ fn a_field_is_named_by_the_word_it_is_written_in() {
     assert!(IR3.assemble("(nop3) add.f r0.x, r0.y, r1.x", 600).is_ok());
 }
 
+/// A value read from the line's first text and refused there is why the
+/// line fails, not an unknown instruction, and at any place it says more
+/// than the template texts missing there: ir3's cat2 repeat holds 0 to 3
+/// (`(rpt5)` is a `nop`'s).
+#[test]
+fn a_prefix_value_refused_is_named_not_an_unknown_instruction() {
+    let repeat = "5 does not fit REPEAT in `{REPEAT}{UL}add.f` (range 0..=3)";
+    assert_eq!(refusal(&IR3, "(rpt5)add.f r0.x, r0.y, r0.z", 600), (1, repeat.into()));
+    assert_eq!(refusal(&IR3, "(ss)(rpt5)add.f r0.x, r0.y, r0.z", 600), (5, repeat.into()));
+    assert!(IR3.assemble("(rpt5)nop", 600).is_ok());
+    assert!(IR3.assemble("(ss)(rpt3)add.f r0.x, r0.y, r0.z", 600).is_ok());
+    // Nothing read at the start is still an unknown instruction.
+    assert_eq!(refusal(&IR3, "(rpt5)frob r0.x", 600), (1, "unknown instruction `(rpt5)frob`".into()));
+}
+
 /// A value too wide for its field names the field and its range, also
 /// where a form that takes one value (DS's `offset:0`, read as llvm-mc
 /// reads it) was tried at the number first.

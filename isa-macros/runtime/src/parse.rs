@@ -350,6 +350,19 @@ impl<'a> Parser<'a> {
         self.fail_with(pos, || Msg::Text(msg()));
     }
 
+    /// [`Parser::fail`] for a value read at `pos` that its field cannot
+    /// hold: template text missing at the same place says less than why
+    /// the value was refused (ir3's `(rpt5)add.f`, whose repeat holds at
+    /// most 3, is no `(nop` missing). Other failures to read there do not
+    /// overtake the texts missing (`expected a number` where the line
+    /// ends, which says less than the operands a line may go on with).
+    fn fail_refused(&mut self, pos: usize, msg: impl FnOnce() -> String) {
+        if pos == self.best_pos && !self.best_rule && matches!(self.best_msg, Msg::Expected(_)) {
+            self.best_msg = Msg::None;
+        }
+        self.fail(pos, msg);
+    }
+
     /// [`Parser::fail`] with "expected `text`", which is written out only
     /// if it is reported: most template text that is not there is
     /// overtaken by a failure further on.
@@ -893,7 +906,7 @@ impl<'a> Parser<'a> {
                 if n < min || n > max {
                     let syntax = self.syntax;
                     let named = || Named::new(self.isa, path, syntax, idx).field();
-                    self.fail(pos, || format!("{n} does not fit {} (range {min}..={max})", named()));
+                    self.fail_refused(pos, || format!("{n} does not fit {} (range {min}..={max})", named()));
                     return false;
                 }
                 let raw = (n as u128) & mask_of(0, width);
@@ -914,7 +927,7 @@ impl<'a> Parser<'a> {
                     if n < 0 || n >> keep != 0 {
                         let syntax = self.syntax;
                         let named = || Named::new(self.isa, path, syntax, idx).field();
-                        self.fail(pos, || format!("{n} does not fit {} ({keep} bits)", named()));
+                        self.fail_refused(pos, || format!("{n} does not fit {} ({keep} bits)", named()));
                         return false;
                     }
                     return st.bind_field(&at, &low_ranges(ranges, keep), n as u128);
@@ -923,7 +936,7 @@ impl<'a> Parser<'a> {
                 if n < min || n > max {
                     let syntax = self.syntax;
                     let named = || Named::new(self.isa, path, syntax, idx).field();
-                    self.fail(pos, || format!("{n} does not fit {} ({width} bits)", named()));
+                    self.fail_refused(pos, || format!("{n} does not fit {} ({width} bits)", named()));
                     return false;
                 }
                 st.bind_field(&at, ranges, (n as u128) & mask_of(0, width))
@@ -938,7 +951,7 @@ impl<'a> Parser<'a> {
                 };
                 let Src::Bits(ranges) = target.src else { return false };
                 if n & ((1i128 << k) - 1) != 0 {
-                    self.fail(pos, || {
+                    self.fail_refused(pos, || {
                         format!("{n} is not a multiple of {} ({} = {} << {k})", 1u64 << k, field.name, target.name)
                     });
                     return false;
@@ -948,7 +961,7 @@ impl<'a> Parser<'a> {
                 if n >> k < min || n >> k > max {
                     let syntax = self.syntax;
                     let named = || Named::new(self.isa, path, syntax, idx).field();
-                    self.fail(pos, || {
+                    self.fail_refused(pos, || {
                         format!(
                             "{n} does not fit {} (range {}..={}, multiples of {})",
                             named(),
@@ -988,7 +1001,7 @@ impl<'a> Parser<'a> {
                     Source::None { range } => {
                         let syntax = self.syntax;
                         let named = || Named::new(self.isa, path, syntax, idx).field();
-                        self.fail(pos, || match range {
+                        self.fail_refused(pos, || match range {
                             Some((min, max)) => format!("{n} does not fit {} (range {min}..={max})", named()),
                             None => format!("{} cannot be {n} in this form", named()),
                         });
@@ -1983,7 +1996,10 @@ impl Isa {
         if again.best_rule && again.best_pos >= p.best_pos {
             p = again;
         }
-        let message = if p.best_msg.is_empty() || p.best_pos == 0 {
+        // Nothing read at the line's start is an unknown instruction, but
+        // a value read there and refused (ir3's `(rpt5)add.f`, whose
+        // repeat field holds at most 3) says what to change.
+        let message = if p.best_msg.is_empty() || p.best_pos == 0 && !matches!(p.best_msg, Msg::Text(_)) {
             let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
             format!("unknown instruction `{word}`")
         } else if p.best_pos >= text.len() && matches!(p.best_msg, Msg::Expected(_)) {
