@@ -117,11 +117,21 @@ pub fn walk(p: Pick, bytes: &[u8]) -> usize {
     decoded
 }
 
+/// Two assemblers of one pool, as two workers of a batch keep them: each
+/// remembers what it read and printed, and takes what the other learned.
+type Pair = [Assembler<'static>; 2];
+
+/// The pairs by target, generation and syntax, and which assembler of a
+/// pair answers next.
+type Pairs = (HashMap<(&'static str, u32, u16), Pair>, usize);
+
 thread_local! {
-    /// One [`isa_runtime::Assembler`] per target, generation and syntax, as
-    /// a batch keeps one per worker (it remembers what it printed).
-    static ASSEMBLERS: std::cell::RefCell<HashMap<(&'static str, u32, u16), Assembler<'static>>> =
-        std::cell::RefCell::new(HashMap::new());
+    /// A [`Pair`] per target, generation and syntax, and which of the two
+    /// answers next (they take turns, so each reads texts the other
+    /// learned). The pool is leaked: one per key, for the life of the
+    /// fuzzer.
+    static ASSEMBLERS: std::cell::RefCell<Pairs> =
+        std::cell::RefCell::new((HashMap::new(), 0));
 }
 
 /// Assembles the text after the selector (lossy UTF-8, at most [`MAX_TEXT`]
@@ -134,12 +144,21 @@ pub fn assemble(data: &[u8]) {
     }
     let text = String::from_utf8_lossy(rest);
     let syntax = p.opts.syntax;
-    // The assembler for many lines answers as the engine does, whatever the text.
-    let many = ASSEMBLERS.with_borrow_mut(|a| {
-        a.entry((p.isa.name, p.gen_, syntax)).or_insert_with(|| p.isa.assembler(p.gen_, syntax)).assemble(&text)
+    // The assemblers for many lines answer as the engine does, whatever
+    // the text, and whatever the other of their pool learned before.
+    let (many, which) = ASSEMBLERS.with_borrow_mut(|(pairs, turn)| {
+        let pair = pairs.entry((p.isa.name, p.gen_, syntax)).or_insert_with(|| {
+            let pool: &'static isa_runtime::Lessons<'static> = Box::leak(Box::new(p.isa.lessons(p.gen_, syntax)));
+            [pool.assembler(), pool.assembler()]
+        });
+        // Each takes what the other learned at once, not every few lines
+        // kept as a batch's do: the most sharing the pool allows.
+        *turn ^= 1;
+        pair[*turn].exchange();
+        (pair[*turn].assemble(&text), *turn)
     });
     let want = p.isa.assemble_in(&text, p.gen_, syntax);
-    assert_eq!(many, want, "{}: `{text}`: an Assembler's answer", p.isa.name);
+    assert_eq!(many, want, "{}: `{text}`: the answer of assembler {which} of a pool", p.isa.name);
     let Ok(inst) = p.isa.parse_in(&text, p.gen_, syntax) else {
         // The raw form and a line the engine rejects: either way no panic.
         let _ = p.isa.assemble_in(&text, p.gen_, syntax);
