@@ -139,6 +139,10 @@ fn a_prefix_value_refused_is_named_not_an_unknown_instruction() {
     assert!(IR3.assemble("(ss)(rpt3)add.f r0.x, r0.y, r0.z", 600).is_ok());
     // Nothing read at the start is still an unknown instruction.
     assert_eq!(refusal(&IR3, "(rpt5)frob r0.x", 600), (1, "unknown instruction `(rpt5)frob`".into()));
+    // A repeat with a number no name has is named with the names there
+    // are, not read as no repeat and then missing `add.f`.
+    let names = "expected REPEAT (one of (rpt1), (rpt2), (rpt3), (rpt4), (rpt5)) in `{REPEAT}{UL}add.f`";
+    assert_eq!(refusal(&IR3, "(ss)(rpt9)add.f r0.x, r0.y, r0.z", 600), (5, names.into()));
 }
 
 /// A value too wide for its field names the field and its range, also

@@ -351,9 +351,10 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::fail`] for a value read at `pos` that its field cannot
-    /// hold: template text missing at the same place says less than why
-    /// the value was refused (ir3's `(rpt5)add.f`, whose repeat holds at
-    /// most 3, is no `(nop` missing). Other failures to read there do not
+    /// hold, or a name with a number no name of the field has: template
+    /// text missing at the same place says less than why the value was
+    /// refused (ir3's `(rpt5)add.f`, whose repeat holds at most 3, is no
+    /// `(nop` missing; nor is `(rpt9)add.f`). Other failures to read there do not
     /// overtake the texts missing (`expected a number` where the line
     /// ends, which says less than the operands a line may go on with).
     fn fail_refused(&mut self, pos: usize, msg: impl FnOnce() -> String) {
@@ -648,6 +649,18 @@ impl<'a> Parser<'a> {
                 // where (`s[2:3]` where one register goes: `N` in `s{N}`).
                 let syntax = self.syntax;
                 self.fail(pos, || expected_value(self.isa, field, &Named::new(self.isa, path, syntax, i)));
+            } else if let Ty::Enum(e) = field.ty
+                && alts.iter().all(|a| a.0 == pos)
+                && self.reports(pos)
+                && self.isa.enums[e as usize].values.iter().any(|v| numbered_like(self.rest(pos), v.display))
+            {
+                // Read as its empty name only, where the text is one of its
+                // names with another number (ir3's `(rpt9)`): that is what
+                // to change, more than the template text the empty reading
+                // goes on to miss (`add.f`, the next field's names).
+                let syntax = self.syntax;
+                let named = Named::new(self.isa, path, syntax, i);
+                self.fail_refused(pos, || expected_value(self.isa, field, &named));
             }
         }
         let mut found = false;
@@ -1830,6 +1843,27 @@ fn expected_value(isa: &Isa, field: &Field, named: &Named) -> String {
     }
 }
 
+/// Whether `text` starts with `name` but for the numbers in it (`(rpt9)`
+/// as `(rpt1)` is), and `name` holds a number: text written as the name
+/// of a value, with a number no name has.
+fn numbered_like(text: &str, name: &str) -> bool {
+    let (t, n) = (text.as_bytes(), name.as_bytes());
+    let (mut i, mut j, mut numbered) = (0, 0, false);
+    while j < n.len() {
+        let (Some(&a), b) = (t.get(i), n[j]) else { return false };
+        if a.is_ascii_digit() && b.is_ascii_digit() {
+            i += t[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            j += n[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+            numbered = true;
+        } else if a == b {
+            (i, j) = (i + 1, j + 1);
+        } else {
+            return false;
+        }
+    }
+    numbered
+}
+
 /// Reads a decimal (or `0x` hexadecimal, or in another of `radixes`)
 /// integer; `hex` reads bare hex digits.
 fn scan_int(s: &str, signed: bool, hex: bool, radixes: Radixes) -> Option<(i64, usize)> {
@@ -2125,6 +2159,20 @@ impl Isa {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name with another number is "numbered like" it; a name without
+    /// a number, other text, or text that stops short of it is not.
+    #[test]
+    fn text_is_numbered_like_a_name_but_for_its_numbers() {
+        assert!(numbered_like("(rpt9)add.f", "(rpt1)"));
+        assert!(numbered_like("(rpt12)", "(rpt1)"));
+        assert!(numbered_like("r7.x", "r0.x"));
+        assert!(!numbered_like("(rpt)", "(rpt1)"));
+        assert!(!numbered_like("(rp", "(rpt1)"));
+        assert!(!numbered_like("(sy)", "(ss)"));
+        assert!(!numbered_like("(ss)", "(ss)"), "no number: the name itself, read as it is");
+        assert!(!numbered_like("x(rpt1)", "(rpt1)"));
+    }
 
     /// A constraint seen to hold on bits 0..4 (value 0b0101) is known to
     /// hold while those bits stay bound to that value, and only then.
