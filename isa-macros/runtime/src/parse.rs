@@ -354,9 +354,10 @@ impl<'a> Parser<'a> {
     /// hold, or a name with a number no name of the field has: template
     /// text missing at the same place says less than why the value was
     /// refused (ir3's `(rpt5)add.f`, whose repeat holds at most 3, is no
-    /// `(nop` missing; nor is `(rpt9)add.f`). Other failures to read there do not
-    /// overtake the texts missing (`expected a number` where the line
-    /// ends, which says less than the operands a line may go on with).
+    /// `(nop` missing; nor is `(rpt9)add.f`). Other failures to read
+    /// there do not overtake the texts missing (`expected a number` where
+    /// the line ends, which says less than the operands a line may go on
+    /// with).
     fn fail_refused(&mut self, pos: usize, msg: impl FnOnce() -> String) {
         if pos == self.best_pos && !self.best_rule && matches!(self.best_msg, Msg::Expected(_)) {
             self.best_msg = Msg::None;
