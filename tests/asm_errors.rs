@@ -145,6 +145,23 @@ fn a_prefix_value_refused_is_named_not_an_unknown_instruction() {
     assert_eq!(refusal(&IR3, "(ss)(rpt9)add.f r0.x, r0.y, r0.z", 600), (5, names.into()));
 }
 
+/// ir3's flags are read in any order, as Mesa's parser reads them
+/// (`any-order:`); one written twice is named where it is written again,
+/// and a value refused out of the template's order is named as in it.
+#[test]
+fn a_flag_written_twice_is_named() {
+    assert_eq!(refusal(&IR3, "(sy)(ss)(sy)add.f r0.x, r0.y, r0.z", 600), (9, "`(sy)` is written twice".into()));
+    assert_eq!(refusal(&IR3, "(ss)(ss)add.f r0.x, r0.y, r0.z", 600), (5, "`(ss)` is written twice".into()));
+    let repeat = "5 does not fit REPEAT in `{REPEAT}{UL}add.f` (range 0..=3)";
+    assert_eq!(refusal(&IR3, "(rpt5)(ss)add.f r0.x, r0.y, r0.z", 600), (1, repeat.into()));
+    let names = "expected REPEAT (one of (rpt1), (rpt2), (rpt3), (rpt4), (rpt5)) in `{REPEAT}{UL}add.f`";
+    assert_eq!(refusal(&IR3, "(ul)(rpt9)(ss)add.f r0.x, r0.y, r0.z", 600), (5, names.into()));
+    assert_eq!(
+        IR3.assemble("(ul)(rpt3)(ss)add.f r0.x, r0.y, r0.z", 600),
+        IR3.assemble("(ss)(rpt3)(ul)add.f r0.x, r0.y, r0.z", 600)
+    );
+}
+
 /// A value too wide for its field names the field and its range, also
 /// where a form that takes one value (DS's `offset:0`, read as llvm-mc
 /// reads it) was tried at the number first.

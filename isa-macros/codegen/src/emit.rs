@@ -561,6 +561,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
     let octal = isa.octal_numbers;
     let binary = isa.binary_numbers;
     let bracketed = isa.bracketed_indices.emit();
+    let any_order = isa.any_order.emit();
     let raw = isa.raw.as_ref().emit();
     let enums = isa.enums.emit();
     let groups = isa.groups.emit();
@@ -575,7 +576,7 @@ pub fn isa_static(spec: &Spec) -> TokenStream {
         pub static ISA: ::isa_runtime::Isa = ::isa_runtime::Isa {
             name: #name, doc: #doc, gens: #gens, default_gen: #dg, optional_commas: #commas, octal_numbers: #octal,
             binary_numbers: #binary,
-            bracketed_indices: #bracketed, raw: #raw, enums: #enums,
+            bracketed_indices: #bracketed, any_order: #any_order, raw: #raw, enums: #enums,
             groups: #groups, leaves: #leaves, sched_classes: #sched, flags: #flags, syntaxes: #syntaxes,
             dispatch: #dispatch,
             machine: #machine,

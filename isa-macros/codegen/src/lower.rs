@@ -118,12 +118,30 @@ pub fn load_with(root: &Path, read: &mut yaml::Reader) -> Result<Spec, Vec<Diagn
     Err(d.list)
 }
 
+/// The `any-order:` fields: each must be a field of some bitset, listed
+/// once (a name that is no field would silently do nothing).
+fn any_order(d: &mut Diags, root: &SpecFile, rp: &Path, leaves: &[Leaf]) -> &'static [&'static str] {
+    let mut names: Vec<&'static str> = Vec::new();
+    for n in root.any_order.iter().flatten() {
+        let is_field = leaves.iter().flat_map(|l| l.cases).flat_map(|c| c.fields).any(|f| f.name == n.value);
+        if !is_field {
+            d.err(&loc(rp, n), format!("any-order: no bitset has a field `{}`", n.value));
+        } else if names.contains(&n.value.as_str()) {
+            d.err(&loc(rp, n), format!("any-order: `{}` is listed twice", n.value));
+        } else {
+            names.push(leak_str(&n.value));
+        }
+    }
+    leak(names)
+}
+
 fn check_not_root_keys(path: &Path, f: &SpecFile, d: &mut Diags) {
-    let root_only: [(&str, Option<Loc>); 15] = [
+    let root_only: [(&str, Option<Loc>); 16] = [
         ("optional-commas", f.optional_commas.as_ref().map(|s| loc(path, s))),
         ("octal-numbers", f.octal_numbers.as_ref().map(|s| loc(path, s))),
         ("binary-numbers", f.binary_numbers.as_ref().map(|s| loc(path, s))),
         ("bracketed-indices", f.bracketed_indices.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
+        ("any-order", f.any_order.as_ref().and_then(|v| v.first()).map(|s| loc(path, s))),
         ("builder", f.builder.as_ref().map(|s| loc(path, s))),
         ("syntaxes", f.syntaxes.as_ref().and_then(|m| m.keys().next()).map(|s| loc(path, s))),
         ("isa", f.isa.as_ref().map(|s| loc(path, s))),
@@ -569,6 +587,7 @@ impl<'d> Lower<'d> {
         let defined_at =
             leaves.iter().map(|(key, _)| bdefs.get(key).map(|b| b.at.clone()).unwrap_or_default()).collect();
         let leaves_rt: Vec<Leaf> = leaves.into_iter().map(|(_, l)| l).collect();
+        let any_order = any_order(ctx.d, root, rp, &leaves_rt);
         let word_bits = groups.first().map_or(0, |g| g.bits);
         let raw = raw.map(|r| RawSyntax { bits: word_bits, ..r });
         let isa = Isa {
@@ -580,6 +599,7 @@ impl<'d> Lower<'d> {
             octal_numbers: root.octal_numbers.as_ref().is_some_and(|b| b.value),
             binary_numbers: root.binary_numbers.as_ref().is_some_and(|b| b.value),
             bracketed_indices,
+            any_order,
             raw,
             enums,
             groups: leak(groups),

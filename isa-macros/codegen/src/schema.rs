@@ -35,6 +35,10 @@ pub struct SpecFile {
     /// Register names after which the assembler also reads a number in
     /// brackets: with `[v]`, `v[8/2+4]` where a template has `v{N}`.
     pub bracketed_indices: Option<Vec<S<String>>>,
+    /// Fields that the assembler reads in any order where a template writes
+    /// several of them side by side: Mesa's ir3 flags, `(ss)(sy)` for the
+    /// printer's `(sy)(ss)`.
+    pub any_order: Option<Vec<S<String>>>,
     pub raw: Option<S<RawSpec>>,
     /// The bitset every instruction extends.
     pub instruction: Option<S<String>>,

@@ -265,6 +265,69 @@ fn bracketed_indices() {
     assert!(d.iter().any(|t| t.contains("bracketed-indices: `v[` is not a register name")), "{d:?}");
 }
 
+/// Flags before a mnemonic, as Mesa's ir3 writes them: `(x)`, `(y)` and a
+/// repeat count listed in `any-order:`, `(z)` not.
+const FLAGS: &str = r#"
+isa: flags
+instruction: op
+any-order: [X, Y, R]
+bitsets:
+  op:
+    size: 16
+    fields:
+      X: {bits: 0, type: bool, display: "(x)"}
+      Y: {bits: 1, type: bool, display: "(y)"}
+      R: {bits: 2..3, type: rpt}
+      Z: {bits: 4, type: bool, display: "(z)"}
+      OPC: {bits: 5..15, type: uint}
+    display: "{X}{Y}{R}{Z}{NAME}"
+enums:
+  rpt: {0: "", 1: "(r1)", 2: "(r2)", 3: "(r3)"}
+instructions:
+  - {extends: op, field: OPC, opcodes: {nop: 1}}
+"#;
+
+/// Fields listed in `any-order:` standing side by side in a template are
+/// read in any order, each once; the printer keeps the template's order.
+#[test]
+fn fields_side_by_side_read_in_any_order() {
+    let isa = load("any-order", FLAGS);
+    assert_eq!(isa.any_order, ["X", "Y", "R"]);
+    let printed = [(0x20, "nop"), (0x21, "(x)nop"), (0x2b, "(x)(y)(r2)nop"), (0x3e, "(y)(r3)(z)nop")];
+    for (bits, text) in printed {
+        assert_eq!(isa.print(&isa.decode(bits, 0).unwrap(), 0), text);
+        assert_eq!(isa.assemble(text, 0).unwrap(), (bits, 16), "{text}");
+    }
+    let reordered = [
+        ("(y)(x)nop", 0x23),
+        ("(r2)(x)(y)nop", 0x2b),
+        ("(y)(r2)(x)nop", 0x2b),
+        ("(r1)(y)nop", 0x26),
+        ("(r3)(y)(z)nop", 0x3e),
+    ];
+    for (text, bits) in reordered {
+        assert_eq!(isa.assemble(text, 0).unwrap(), (bits, 16), "{text}");
+    }
+    // `(z)` is not listed: it stays after the run. A flag written twice is
+    // named; two repeat counts are refused.
+    for text in ["(z)(x)nop", "(x)(z)(y)nop", "(r1)(r2)nop"] {
+        assert!(isa.assemble(text, 0).is_err(), "{text}");
+    }
+    let twice = isa.assemble("(x)(y)(x)nop", 0).unwrap_err().to_string();
+    assert!(twice.contains("column 7: `(x)` is written twice"), "{twice}");
+    // Without the option, the template's order only.
+    let plain = load("any-order-plain", &FLAGS.replace("any-order: [X, Y, R]\n", ""));
+    assert!(plain.assemble("(y)(x)nop", 0).is_err());
+    assert_eq!(plain.assemble("(x)(y)nop", 0).unwrap(), (0x23, 16));
+}
+
+#[test]
+fn any_order_names_fields_that_exist_once() {
+    let d = load_err("any-order-unknown", &FLAGS.replace("[X, Y, R]", "[X, W, Y, X]"));
+    assert!(d.iter().any(|t| t.contains("any-order: no bitset has a field `W`")), "{d:?}");
+    assert!(d.iter().any(|t| t.contains("any-order: `X` is listed twice")), "{d:?}");
+}
+
 /// A set of named bits: printed lowest bit first, read in any order.
 const SETS: &str = r#"
 isa: sets

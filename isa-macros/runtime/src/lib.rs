@@ -7,6 +7,7 @@
 //! an order of magnitude slower than a table) and means one fix serves all targets.
 
 pub mod abi;
+mod any_order;
 mod assembler;
 mod bits;
 pub mod build;

@@ -10,6 +10,7 @@
 //! produced always decode back to the same leaf and case.
 
 use crate::Inst;
+use crate::any_order::{Listed, Run};
 use crate::bits::{Bits, mask_of};
 use crate::error::{AsmError, field_range};
 use crate::eval::{Env, Given, Step};
@@ -156,6 +157,19 @@ impl St {
 
 type Cont<'k, 'a> = &'k mut dyn FnMut(&mut Parser<'a>, &mut Vec<Step>, usize, &mut St) -> bool;
 
+/// How [`Parser::field`] reads a field's text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// As its template writes it.
+    Plainly,
+    /// A number written as `[expression]`.
+    Bracketed,
+    /// Not empty: a field of an any-order run read where it stands.
+    Somewhere,
+    /// Empty: a field of an any-order run the text leaves out.
+    Nowhere,
+}
+
 struct Parser<'a> {
     isa: &'a Isa,
     text: &'a str,
@@ -174,6 +188,8 @@ struct Parser<'a> {
     pool: Vec<Vec<Reading>>,
     /// The operand forms of the syntax's groups.
     forms: &'static crate::forms::Forms,
+    /// The fields read in any order, if the target lists any.
+    listed: Option<&'static Listed>,
     /// Where the line's first word (its mnemonic) ends: with optional
     /// commas, a space may be written as a comma, but not the one after it
     /// (llvm-mc refuses `s_mov_b32, s0, s1`).
@@ -535,7 +551,7 @@ impl<'a> Parser<'a> {
                         && self.isa.bracketed_indices.iter().any(|n| ends_with_name(s, n))
                     {
                         let snap = st.save();
-                        if self.field(path, i, &rest[1..], p, st, &mut *k, true) {
+                        if self.field(path, i, &rest[1..], p, st, &mut *k, Written::Bracketed) {
                             return true;
                         }
                         st.restore(snap);
@@ -589,12 +605,15 @@ impl<'a> Parser<'a> {
                     false
                 }
             },
-            Tok::Field(i) => self.field(path, i, rest, pos, st, k, false),
+            Tok::Field(i) => match self.listed.and_then(|l| Run::starting(l.of(step.leaf, step.case), i, rest)) {
+                Some(run) => self.run(path, run, pos, st, k),
+                None => self.field(path, i, rest, pos, st, k, Written::Plainly),
+            },
             Tok::OptField(s, i, default) => {
                 // Written out: the text, then the field as usual.
                 if let Some(p) = self.lit(pos, s) {
                     let snap = st.save();
-                    if self.field(path, i, rest, p, st, &mut *k, false) {
+                    if self.field(path, i, rest, p, st, &mut *k, Written::Plainly) {
                         return true;
                     }
                     st.restore(snap);
@@ -611,8 +630,134 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Reads the fields of `run` from `pos`, then the rest of its template: in the template's
+    /// order, as without `any-order:`; then, if that does not read the line
+    /// and some field of the run is written where that order stopped
+    /// reading them (`(ss)(sy)`: `(sy)` after `(ss)`), in any order. Most
+    /// lines a template fails to read fail it elsewhere (the assembler tries
+    /// every template whose name the line holds), and for those the search
+    /// of every order cost a quarter more time.
+    fn run(&mut self, path: &mut Vec<Step>, run: Run, pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
+        let mut stopped = None;
+        let snap = st.save();
+        if self.in_order(path, run, 0, pos, st, &mut *k, &mut stopped) {
+            return true;
+        }
+        st.restore(snap);
+        match stopped {
+            Some(at) if !(0..run.len as usize).any(|j| self.written_at(path, run.fields[j], at, st)) => false,
+            _ => self.any_order(path, run, pos, st, k),
+        }
+    }
+
+    /// Whether field `i` of the leaf at the end of `path` reads some text
+    /// (not none) at `pos`: for a flag or a named value, whether one of its
+    /// texts is there, as [`Parser::scan`] reads them; else by reading it.
+    fn written_at(&mut self, path: &mut Vec<Step>, i: u16, pos: usize, st: &mut St) -> bool {
+        let Some(&step) = path.last() else { return false };
+        let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[i as usize];
+        let there = |text: &str| !text.is_empty() && self.lead(pos, text).is_some_and(|n| n > 0);
+        match field.ty {
+            Ty::Bool { on, .. } => there(on),
+            Ty::Enum(e) if self.isa.enums[e as usize].set.is_none() => {
+                let en = &self.isa.enums[e as usize];
+                let written = en.values.iter().chain(en.also).any(|v| there(v.display));
+                // One of its names with another number (`(rpt9)`): read, so
+                // that it is named as reading it names it.
+                if !written && self.reports(pos) && en.values.iter().any(|v| numbered_like(self.rest(pos), v.display)) {
+                    self.read_somewhere(path, i, pos, st);
+                }
+                written
+            }
+            _ => self.read_somewhere(path, i, pos, st),
+        }
+    }
+
+    /// Whether field `i` of the leaf at the end of `path` reads some text at
+    /// `pos`, read and then unbound.
+    fn read_somewhere(&mut self, path: &mut Vec<Step>, i: u16, pos: usize, st: &mut St) -> bool {
+        let snap = st.save();
+        let mut found = |_: &mut Parser<'a>, _: &mut Vec<Step>, _: usize, _: &mut St| true;
+        let read = self.field(path, i, &[], pos, st, &mut found, Written::Somewhere);
+        st.restore(snap);
+        read
+    }
+
+    /// Reads the fields of `run` from its `j`th on in the template's order,
+    /// then the rest of its template, noting in `stopped` the furthest place the run's fields
+    /// were all read to.
+    #[allow(clippy::too_many_arguments)]
+    fn in_order(
+        &mut self,
+        path: &mut Vec<Step>,
+        run: Run,
+        j: usize,
+        pos: usize,
+        st: &mut St,
+        k: Cont<'_, 'a>,
+        stopped: &mut Option<usize>,
+    ) -> bool {
+        if j == run.len as usize {
+            *stopped = (*stopped).max(Some(pos));
+            return self.seq(path, run.rest, pos, st, k);
+        }
+        let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
+            p.in_order(path, run, j + 1, q, st, &mut *k, &mut *stopped)
+        };
+        self.field(path, run.fields[j], &[], pos, st, &mut then, Written::Plainly)
+    }
+
+    /// Reads the fields of `run` not read yet in any order from `pos`, then
+    /// the rest of its template: at each place, any of them whose text is there (not empty),
+    /// the template's order tried first, so that text in the printer's order
+    /// reads as it did; then those not written, as empty text.
+    fn any_order(&mut self, path: &mut Vec<Step>, run: Run, pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
+        let left = run.left;
+        for j in 0..run.len {
+            if left & 1 << j == 0 {
+                continue;
+            }
+            if !self.written_at(path, run.fields[j as usize], pos, st) {
+                continue;
+            }
+            let snap = st.save();
+            let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
+                q > pos && p.any_order(path, run.read(j as usize, (pos, q)), q, st, &mut *k)
+            };
+            if self.field(path, run.fields[j as usize], &[], pos, st, &mut then, Written::Somewhere) {
+                return true;
+            }
+            st.restore(snap);
+        }
+        // A flag written again (`(sy)(sy)`): named, rather than the template
+        // text the fields not written go on to miss.
+        let again = (0..run.len as usize).filter(|&j| left & 1 << j == 0).find_map(|j| {
+            let (a, b) = run.spans[j];
+            let written = self.text.get(a as usize..b as usize)?;
+            (!written.is_empty() && self.rest(pos).starts_with(written)).then_some(written)
+        });
+        if let Some(written) = again {
+            self.fail_refused(pos, || format!("`{written}` is written twice"));
+        }
+        self.unwritten(path, run, pos, st, k)
+    }
+
+    /// Reads the fields of `run` not read yet as written nowhere (empty text
+    /// at `pos`), then the rest of its template.
+    fn unwritten(&mut self, path: &mut Vec<Step>, run: Run, pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
+        if run.left == 0 {
+            return self.seq(path, run.rest, pos, st, k);
+        }
+        let j = run.left.trailing_zeros();
+        let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
+            q == pos && p.unwritten(path, run.read(j as usize, (pos, q)), q, st, &mut *k)
+        };
+        self.field(path, run.fields[j as usize], &[], pos, st, &mut then, Written::Nowhere)
+    }
+
     /// Reads field `i` of the leaf at the end of `path` at `pos`, then `rest`.
-    /// With `bracketed`, the field is a number written as `[expression]`.
+    /// `written` says how (see [`Written`]): a number in brackets, or only
+    /// readings of some length.
     #[allow(clippy::too_many_arguments)]
     fn field(
         &mut self,
@@ -622,10 +767,11 @@ impl<'a> Parser<'a> {
         pos: usize,
         st: &mut St,
         k: Cont<'_, 'a>,
-        bracketed: bool,
+        written: Written,
     ) -> bool {
         let Some(&step) = path.last() else { return false };
         let field = &self.isa.leaves[step.leaf as usize].cases[step.case as usize].fields[i as usize];
+        let bracketed = written == Written::Bracketed;
         if let (Ty::Group { group, .. }, false) = (field.ty, bracketed) {
             return self.group(path, i, field, group, rest, pos, st, k);
         }
@@ -666,6 +812,15 @@ impl<'a> Parser<'a> {
         }
         let mut found = false;
         for &(p, v, format) in &alts {
+            // Readings of the length asked for only, before binding them.
+            let skip = match written {
+                Written::Somewhere => p == pos,
+                Written::Nowhere => p != pos,
+                _ => false,
+            };
+            if skip {
+                continue;
+            }
             let snap = st.save();
             // A number read in one float format holds only where the spec's
             // format expression gives that format.
@@ -2013,6 +2168,7 @@ impl Isa {
             best_rule: false,
             pool: std::mem::take(&mut s.pool),
             forms: crate::forms::index(self, syntax),
+            listed: crate::any_order::listed(self),
             head: text.find(|c: char| c.is_whitespace() || c == ',').unwrap_or(text.len()),
         };
         if let Some(inst) = self.parse_pass(&mut p, s) {

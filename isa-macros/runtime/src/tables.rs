@@ -32,6 +32,11 @@ pub struct Isa {
     /// `[expression]`: `v[8/2+4]` for `v8` where a template has `v{N}`, as
     /// LLVM's AMDGPU parser reads it (`bracketed-indices:` in the spec).
     pub bracketed_indices: &'static [&'static str],
+    /// Fields the assembler reads in any order where a template writes two
+    /// or more of them side by side, as Mesa's ir3 parser reads its flags
+    /// (`any-order:` in the spec): `(ss)(sy)add.f` for the printer's
+    /// `(sy)(ss)add.f`.
+    pub any_order: &'static [&'static str],
     /// How an undecodable word is written (`raw 0x...`), if the target has a form.
     pub raw: Option<RawSyntax>,
     /// Value tables for enum-typed fields.
@@ -395,6 +400,7 @@ impl Isa {
             octal_numbers: false,
             binary_numbers: false,
             bracketed_indices: &[],
+            any_order: &[],
             raw: None,
             enums: &[],
             groups,
