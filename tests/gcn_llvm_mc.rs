@@ -7,6 +7,8 @@
 //!     us and by llvm-mc: both accept with the same text, or both reject.
 //! (c) GFX6: our printed text assembled by `llvm-mc -mcpu=tahiti -show-encoding`
 //!     gives our bytes.
+//! (d) GFX8: our printed text with both cache flags, written `slc glc`,
+//!     assembled by llvm-mc and by us: the same bytes, or both refuse it.
 //!
 //! Mnemonics in `PENDING` (`support/gcn_pending.rs`) are not yet held to
 //! llvm-mc (each with its reason).
@@ -14,7 +16,7 @@
 //! (default 8). The long mode, `long_mode` (ignored by default; `cargo xtask
 //! fuzz-gcn --count N [--seed S]` runs it in release mode), takes
 //! `ISAGEN_GCN_FUZZ_COUNT` samples per encoding family and `ISAGEN_GCN_FUZZ_SEED`,
-//! runs all three modes with the same code, and prints per-family counts and
+//! runs all four modes with the same code, and prints per-family counts and
 //! every disagreement. Without llvm-mc the tests say so loudly and pass;
 //! `.ci/run` installs it.
 
@@ -457,29 +459,67 @@ fn gfx6_text_assembles_to_our_bytes_in(mc: &str, count: Count, seed: u64) -> Out
         .filter(|s| !half_pair(&s.2) && !suffixless_e64(&s.2, s.1) && !f16_e64_constant(&s.2))
         .collect();
     let mut out = Outcome::default();
-    // One process per few thousand lines: a rejected line is reported by line
-    // number, and the encodings of the others still follow in order.
     for chunk in samples.chunks(5000) {
-        let input: String = chunk.iter().map(|(_, _, t)| format!("{t}\n")).collect();
-        let (stdout, err) = run_full(mc, &["-arch=amdgcn", "-mcpu=tahiti", "-show-encoding"], &input);
-        let rejected: std::collections::HashSet<usize> = err
-            .lines()
-            .filter(|l| l.contains("error:"))
-            .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
-            .collect();
-        let mut encodings =
-            stdout.lines().filter_map(|l| l.split("; encoding: [").nth(1)).map(|e| e.trim_end_matches(']'));
-        for (k, (bits, len, text)) in chunk.iter().enumerate() {
+        let answers = llvm_assemble(mc, "tahiti", chunk.iter().map(|s| s.2.clone()));
+        for ((bits, len, text), theirs) in chunk.iter().zip(answers) {
             let ours = byte_list(*bits, *len);
-            if rejected.contains(&(k + 1)) {
+            let Some(theirs) = theirs else {
                 out.count(family(*bits, 6), false, || format!("`{text}`: llvm-mc rejects it"));
                 continue;
-            }
-            let theirs = encodings.next().unwrap_or("");
+            };
             out.count(family(*bits, 6), ours == theirs, || format!("`{text}`: ours [{ours}], llvm-mc [{theirs}]"));
         }
     }
     out
+}
+
+/// Mode (d): our gfx8 texts with both cache flags, written `slc glc` for
+/// the printer's `glc slc` (the spec's `any-order:`), assembled by us and by
+/// llvm-mc: both give the bytes of the text in the printer's order, or both
+/// refuse it. Texts llvm-mc refuses in the printer's order too (a special
+/// register as a buffer's offset, which it prints but does not read) are
+/// left out.
+fn swapped_cache_flags_assemble_as_llvm_mc_does(mc: &str, count: Count, seed: u64) -> Outcome {
+    let texts: Vec<(u128, usize, String)> =
+        sample_all(&ISA, 8, count, seed).into_iter().filter(|s| s.2.matches(" glc slc").count() == 1).collect();
+    let mut out = Outcome::default();
+    for chunk in texts.chunks(2500) {
+        // Each text in the printer's order, then swapped.
+        let lines = chunk.iter().flat_map(|(_, _, t)| [t.clone(), t.replace(" glc slc", " slc glc")]);
+        let answers = llvm_assemble(mc, "tonga", lines);
+        for ((bits, len, text), pair) in chunk.iter().zip(answers.chunks(2)) {
+            let [printed, swapped] = pair else { continue };
+            if printed.is_none() {
+                continue;
+            }
+            let text = text.replace(" glc slc", " slc glc");
+            let ours = ISA.assemble(&text, 8).map(|(b, w)| byte_list(b, w as usize / 8));
+            let agree = match (&ours, &swapped) {
+                (Ok(o), Some(t)) => *o == *t && *o == byte_list(*bits, *len),
+                (Err(_), None) => true,
+                _ => false,
+            };
+            out.count(family(*bits, 8), agree, || format!("`{text}`: ours {ours:?}, llvm-mc {swapped:?}"));
+        }
+    }
+    out
+}
+
+/// llvm-mc's encoding of each of `lines` for `cpu`, as its byte list, or
+/// `None` where it rejects the line. One process for them all: a rejected
+/// line is reported by its number, and the encodings of the others still
+/// follow in order.
+fn llvm_assemble(mc: &str, cpu: &str, lines: impl Iterator<Item = String>) -> Vec<Option<String>> {
+    let input: Vec<String> = lines.collect();
+    let text: String = input.iter().map(|t| format!("{t}\n")).collect();
+    let (stdout, err) = run_full(mc, &["-arch=amdgcn", &format!("-mcpu={cpu}"), "-show-encoding"], &text);
+    let rejected: std::collections::HashSet<usize> = err
+        .lines()
+        .filter(|l| l.contains("error:"))
+        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
+        .collect();
+    let mut encodings = stdout.lines().filter_map(|l| l.split("; encoding: [").nth(1)).map(|e| e.trim_end_matches(']'));
+    (1..=input.len()).map(|n| (!rejected.contains(&n)).then(|| encodings.next().unwrap_or("").to_string())).collect()
 }
 
 #[test]
@@ -507,6 +547,17 @@ fn gfx6_text_assembles_to_our_bytes() {
     assert!(out.bad.is_empty());
 }
 
+#[test]
+fn gfx8_cache_flags_in_either_order() {
+    let Some(mc) = mc_or_skip() else { return };
+    let out = swapped_cache_flags_assemble_as_llvm_mc_does(mc, Count::PerOpcode(samples_per_opcode()), 5);
+    out.report("(d) gfx8 text with `slc glc` assembled by llvm-mc");
+    assert!(out.bad.is_empty());
+    for fam in ["MUBUF", "MTBUF", "FLAT", "MIMG"] {
+        assert!(out.per_family.get(fam).is_some_and(|c| c.0 > 0), "no {fam} text had both flags");
+    }
+}
+
 /// The long mode: `ISAGEN_GCN_FUZZ_COUNT` samples per encoding family in each
 /// of the three modes (default 100,000), from seed `ISAGEN_GCN_FUZZ_SEED`.
 #[test]
@@ -521,6 +572,7 @@ fn long_mode() {
         ("(a) gfx8 encodings disassembled by llvm-mc", encodings_disassemble_to_our_text as fn(_, _, _) -> Outcome),
         ("(b) gfx8 random words decoded by both", biased_words_agree_on_acceptance),
         ("(c) gfx6 text assembled by llvm-mc", gfx6_text_assembles_to_our_bytes_in),
+        ("(d) gfx8 text with `slc glc` assembled by llvm-mc", swapped_cache_flags_assemble_as_llvm_mc_does),
     ] {
         let t = std::time::Instant::now();
         let out = run(mc, count, seed);

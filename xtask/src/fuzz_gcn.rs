@@ -1,7 +1,7 @@
 //! `cargo xtask fuzz-gcn --count N [--seed S]`: the long mode of the GCN
 //! differential tests against llvm-mc.
 //!
-//! The three modes live once, in `tests/gcn_llvm_mc.rs`, whose ignored
+//! The four modes live once, in `tests/gcn_llvm_mc.rs`, whose ignored
 //! `long_mode` test runs them with a count per encoding family. This task runs
 //! that test in release mode with the count and seed, so that the quick mode of
 //! `cargo test` and the long mode share every line of the comparison (and
