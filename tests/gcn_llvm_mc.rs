@@ -113,11 +113,7 @@ fn llvm_disassemble_batch(mc: &str, cpu: &str, words: &[(u128, usize)]) -> Optio
     let (out, err) = run_full(mc, &["-arch=amdgcn", &format!("-mcpu={cpu}"), "-disassemble"], &input);
     // Input lines llvm-mc rejected ("<stdin>:LINE:COL: warning: invalid ...");
     // after a rejection it may decode the word's later dwords on their own.
-    let rejected: std::collections::HashSet<usize> = err
-        .lines()
-        .filter(|l| l.contains("invalid instruction encoding"))
-        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
-        .collect();
+    let rejected = reported_lines(&err, "invalid instruction encoding");
     let lines: Vec<&str> = out.lines().map(str::trim).filter(|l| !l.is_empty() && *l != ".text").collect();
     let mut answers = Vec::new();
     let mut i = 0;
@@ -505,6 +501,13 @@ fn swapped_cache_flags_assemble_as_llvm_mc_does(mc: &str, count: Count, seed: u6
     out
 }
 
+/// The input lines llvm-mc's messages `err` report with `what`
+/// (`<stdin>:LINE:COL: ...`).
+fn reported_lines(err: &str, what: &str) -> std::collections::HashSet<usize> {
+    let line = |l: &str| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok();
+    err.lines().filter(|l| l.contains(what)).filter_map(line).collect()
+}
+
 /// llvm-mc's encoding of each of `lines` for `cpu`, as its byte list, or
 /// `None` where it rejects the line. One process for them all: a rejected
 /// line is reported by its number, and the encodings of the others still
@@ -513,11 +516,7 @@ fn llvm_assemble(mc: &str, cpu: &str, lines: impl Iterator<Item = String>) -> Ve
     let input: Vec<String> = lines.collect();
     let text: String = input.iter().map(|t| format!("{t}\n")).collect();
     let (stdout, err) = run_full(mc, &["-arch=amdgcn", &format!("-mcpu={cpu}"), "-show-encoding"], &text);
-    let rejected: std::collections::HashSet<usize> = err
-        .lines()
-        .filter(|l| l.contains("error:"))
-        .filter_map(|l| l.strip_prefix("<stdin>:")?.split(':').next()?.parse().ok())
-        .collect();
+    let rejected = reported_lines(&err, "error:");
     let mut encodings = stdout.lines().filter_map(|l| l.split("; encoding: [").nth(1)).map(|e| e.trim_end_matches(']'));
     (1..=input.len()).map(|n| (!rejected.contains(&n)).then(|| encodings.next().unwrap_or("").to_string())).collect()
 }
