@@ -160,6 +160,12 @@ fn a_flag_written_twice_is_named() {
         IR3.assemble("(ul)(rpt3)(ss)add.f r0.x, r0.y, r0.z", 600),
         IR3.assemble("(ss)(rpt3)(ul)add.f r0.x, r0.y, r0.z", 600)
     );
+    // GCN's cache flags, named where the flag's own text starts (llvm-mc:
+    // "duplicate cache policy modifier" at the same column).
+    let text = "buffer_load_dword v1, off, s[0:3], 0 glc glc";
+    assert_eq!(refusal(&GCN, text, 8), (42, "`glc` is written twice".into()));
+    let text = "buffer_load_dword v1, off, s[0:3], 0 slc glc slc";
+    assert_eq!(refusal(&GCN, text, 8), (46, "`slc` is written twice".into()));
 }
 
 /// A value too wide for its field names the field and its range, also

@@ -737,7 +737,11 @@ impl<'a> Parser<'a> {
             (!written.is_empty() && self.rest(pos).starts_with(written)).then_some(written)
         });
         if let Some(written) = again {
-            self.fail_refused(pos, || format!("`{written}` is written twice"));
+            // Where its own text starts (GCN's ` glc` after its space), and
+            // over what reading on from there says (`unexpected glc`), as
+            // a rule broken says why a reading that fit was refused.
+            let word = written.trim_start();
+            self.fail_rule(pos + written.len() - word.len(), format!("`{word}` is written twice"));
         }
         self.unwritten(path, run, pos, st, k)
     }
