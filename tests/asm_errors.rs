@@ -145,6 +145,20 @@ fn a_prefix_value_refused_is_named_not_an_unknown_instruction() {
     assert_eq!(refusal(&IR3, "(ss)(rpt9)add.f r0.x, r0.y, r0.z", 600), (5, names.into()));
 }
 
+/// A value refused by several cases of one instruction at the same place
+/// is named in the template of the case the line is written in: `mova` is
+/// the first case of ir3's `mov` leaf, yet `(rpt5)mov.f32f32` is no `mova`.
+#[test]
+fn a_value_refused_by_several_cases_quotes_the_one_written() {
+    let mov = "5 does not fit REPEAT in `{REPEAT}{UL}mov.{SRC_TYPE}{DST_TYPE}` (range 0..=3)";
+    assert_eq!(refusal(&IR3, "(rpt5)mov.f32f32 r0.x, r0.y", 600), (1, mov.into()));
+    assert_eq!(refusal(&IR3, "(sy)(rpt5)mov.f32f32 r0.x, r0.y", 600), (5, mov.into()));
+    let mova = "5 does not fit REPEAT in `{REPEAT}{UL}mova{U}` (range 0..=3)";
+    assert_eq!(refusal(&IR3, "(rpt5)mova a0.x, r0.y", 600), (1, mova.into()));
+    let cov = "5 does not fit REPEAT in `{REPEAT}{UL}cov.{SRC_TYPE}{DST_TYPE}` (range 0..=3)";
+    assert_eq!(refusal(&IR3, "(rpt5)cov.f32f16 hr0.x, r0.y", 600), (1, cov.into()));
+}
+
 /// ir3's flags are read in any order, as Mesa's parser reads them
 /// (`any-order:`); one written twice is named where it is written again,
 /// and a value refused out of the template's order is named as in it.

@@ -184,6 +184,12 @@ struct Parser<'a> {
     /// Whether `best_msg` is a rule the text breaks (a reading that fit,
     /// refused for a stated reason).
     best_rule: bool,
+    /// Whether `best_msg` refuses a value of a field quoted in a word of
+    /// its template the line does not go on with: ir3's `mova` case,
+    /// tried before `mov`, refuses the repeat of `(rpt5)mov.f32f32` in
+    /// `{REPEAT}{UL}mova{U}`. A case refusing at the same place in a word
+    /// the line does have says it better.
+    best_elsewhere: bool,
     /// Buffers for the readings of a field, reused by every field read.
     pool: Vec<Vec<Reading>>,
     /// The operand forms of the syntax's groups.
@@ -419,6 +425,32 @@ impl<'a> Parser<'a> {
             self.best_pos = pos;
             self.best_msg = msg();
             self.best_rule = false;
+            self.best_elsewhere = false;
+        }
+    }
+
+    /// [`Parser::fail_refused`] for a value of the field `named` names:
+    /// at the place of such a message quoting a word the line does not
+    /// have, it replaces that message when its own word is in the line
+    /// (see `best_elsewhere`).
+    fn fail_refused_in(&mut self, pos: usize, named: impl FnOnce() -> Named, msg: impl FnOnce(&Named) -> String) {
+        let rest = self.rest(pos);
+        if pos == self.best_pos && self.best_elsewhere && !self.best_rule {
+            let named = named();
+            if named.read_on(rest) {
+                self.best_msg = Msg::Text(msg(&named));
+                self.best_elsewhere = false;
+            }
+            return;
+        }
+        let mut elsewhere = None;
+        self.fail_refused(pos, || {
+            let named = named();
+            elsewhere = Some(!named.read_on(rest));
+            msg(&named)
+        });
+        if let Some(e) = elsewhere {
+            self.best_elsewhere = e;
         }
     }
 
@@ -429,6 +461,7 @@ impl<'a> Parser<'a> {
             self.best_pos = pos;
             self.best_msg = Msg::Text(msg);
             self.best_rule = true;
+            self.best_elsewhere = false;
         }
     }
 
@@ -810,8 +843,12 @@ impl<'a> Parser<'a> {
                 // to change, more than the template text the empty reading
                 // goes on to miss (`add.f`, the next field's names).
                 let syntax = self.syntax;
-                let named = Named::new(self.isa, path, syntax, i);
-                self.fail_refused(pos, || expected_value(self.isa, field, &named));
+                let isa = self.isa;
+                self.fail_refused_in(
+                    pos,
+                    || Named::new(isa, path, syntax, i),
+                    |named| expected_value(isa, field, named),
+                );
             }
         }
         let mut found = false;
@@ -1078,8 +1115,10 @@ impl<'a> Parser<'a> {
                 let n = if matches!(field.ty, Ty::UintSat) && n > max { max } else { n };
                 if n < min || n > max {
                     let syntax = self.syntax;
-                    let named = || Named::new(self.isa, path, syntax, idx).field();
-                    self.fail_refused(pos, || format!("{n} does not fit {} (range {min}..={max})", named()));
+                    let named = || Named::new(self.isa, path, syntax, idx);
+                    self.fail_refused_in(pos, named, |f| {
+                        format!("{n} does not fit {} (range {min}..={max})", f.field())
+                    });
                     return false;
                 }
                 let raw = (n as u128) & mask_of(0, width);
@@ -1099,8 +1138,8 @@ impl<'a> Parser<'a> {
                     // The value is the field's low bits only.
                     if n < 0 || n >> keep != 0 {
                         let syntax = self.syntax;
-                        let named = || Named::new(self.isa, path, syntax, idx).field();
-                        self.fail_refused(pos, || format!("{n} does not fit {} ({keep} bits)", named()));
+                        let named = || Named::new(self.isa, path, syntax, idx);
+                        self.fail_refused_in(pos, named, |f| format!("{n} does not fit {} ({keep} bits)", f.field()));
                         return false;
                     }
                     return st.bind_field(&at, &low_ranges(ranges, keep), n as u128);
@@ -1108,8 +1147,8 @@ impl<'a> Parser<'a> {
                 let (min, max) = target.value_range(width);
                 if n < min || n > max {
                     let syntax = self.syntax;
-                    let named = || Named::new(self.isa, path, syntax, idx).field();
-                    self.fail_refused(pos, || format!("{n} does not fit {} ({width} bits)", named()));
+                    let named = || Named::new(self.isa, path, syntax, idx);
+                    self.fail_refused_in(pos, named, |f| format!("{n} does not fit {} ({width} bits)", f.field()));
                     return false;
                 }
                 st.bind_field(&at, ranges, (n as u128) & mask_of(0, width))
@@ -1133,11 +1172,11 @@ impl<'a> Parser<'a> {
                 let (min, max) = target.value_range(width);
                 if n >> k < min || n >> k > max {
                     let syntax = self.syntax;
-                    let named = || Named::new(self.isa, path, syntax, idx).field();
-                    self.fail_refused(pos, || {
+                    let named = || Named::new(self.isa, path, syntax, idx);
+                    self.fail_refused_in(pos, named, |f| {
                         format!(
                             "{n} does not fit {} (range {}..={}, multiples of {})",
-                            named(),
+                            f.field(),
                             min << k,
                             max << k,
                             1u64 << k
@@ -1173,10 +1212,10 @@ impl<'a> Parser<'a> {
                     }
                     Source::None { range } => {
                         let syntax = self.syntax;
-                        let named = || Named::new(self.isa, path, syntax, idx).field();
-                        self.fail_refused(pos, || match range {
-                            Some((min, max)) => format!("{n} does not fit {} (range {min}..={max})", named()),
-                            None => format!("{} cannot be {n} in this form", named()),
+                        let named = || Named::new(self.isa, path, syntax, idx);
+                        self.fail_refused_in(pos, named, |f| match range {
+                            Some((min, max)) => format!("{n} does not fit {} (range {min}..={max})", f.field()),
+                            None => format!("{} cannot be {n} in this form", f.field()),
                         });
                         false
                     }
@@ -1959,6 +1998,34 @@ impl Named {
         Named { name, quoted }
     }
 
+    /// Whether the line from the field's text on, `rest`, has the text of
+    /// the word quoted, piece by piece in order (`mov.` of
+    /// `{REPEAT}{UL}mov.{SRC_TYPE}{DST_TYPE}`); true when none is quoted.
+    fn read_on(&self, rest: &str) -> bool {
+        let Some(q) = &self.quoted else { return true };
+        // The text outside braces (a field, an optional piece), run by run.
+        let (mut depth, mut piece, mut at) = (0u32, String::new(), 0);
+        let mut found = |piece: &mut String| {
+            let hit = piece.is_empty() || rest[at..].find(piece.as_str()).map(|i| at += i + piece.len()).is_some();
+            piece.clear();
+            hit
+        };
+        for c in q.chars() {
+            match c {
+                '{' => {
+                    if depth == 0 && !found(&mut piece) {
+                        return false;
+                    }
+                    depth += 1;
+                }
+                '}' => depth = depth.saturating_sub(1),
+                c if depth == 0 => piece.push(c),
+                _ => {}
+            }
+        }
+        found(&mut piece)
+    }
+
     /// `N in \`v{N}\``, or `field N` when it has no text round it.
     fn field(&self) -> String {
         match &self.quoted {
@@ -2170,6 +2237,7 @@ impl Isa {
             best_pos: 0,
             best_msg: Msg::None,
             best_rule: false,
+            best_elsewhere: false,
             pool: std::mem::take(&mut s.pool),
             forms: crate::forms::index(self, syntax),
             listed: crate::any_order::listed(self),
@@ -2182,7 +2250,8 @@ impl Isa {
         // Text no case reads as the printer would write it may still spell
         // valid bits in a fuller form; the strict pass's error stands if not,
         // unless the fuller reading fit and broke a rule (that says why).
-        let mut again = Parser { lenient: true, best_pos: 0, best_msg: Msg::None, best_rule: false, ..p };
+        let mut again =
+            Parser { lenient: true, best_pos: 0, best_msg: Msg::None, best_rule: false, best_elsewhere: false, ..p };
         let found = self.parse_pass(&mut again, s);
         s.pool = std::mem::take(&mut again.pool);
         if let Some(inst) = found {
@@ -2333,6 +2402,19 @@ mod tests {
         assert!(!numbered_like("(sy)", "(ss)"));
         assert!(!numbered_like("(ss)", "(ss)"), "no number: the name itself, read as it is");
         assert!(!numbered_like("x(rpt1)", "(rpt1)"));
+    }
+
+    /// A quoted word is in the line when its text between fields is, in
+    /// order; what an optional piece or a field writes does not count.
+    #[test]
+    fn a_quoted_word_is_read_on_by_its_text_between_fields() {
+        let named = |q: &str| Named { name: "R", quoted: Some(q.into()) };
+        let rest = "(rpt5)mov.f32f32 r0.x, r0.y";
+        assert!(named("{REPEAT}{UL}mov.{SRC_TYPE}{DST_TYPE}").read_on(rest));
+        assert!(!named("{REPEAT}{UL}mova{U}").read_on(rest));
+        assert!(named("{REPEAT}{?(x){N}}mov.").read_on(rest), "an optional piece is not required");
+        assert!(!named("{R}.f32f32mov.").read_on(rest), "pieces are found in order");
+        assert!(Named { name: "R", quoted: None }.read_on(rest));
     }
 
     /// A constraint seen to hold on bits 0..4 (value 0b0101) is known to
