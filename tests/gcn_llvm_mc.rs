@@ -521,36 +521,50 @@ fn llvm_assemble(mc: &str, cpu: &str, lines: impl Iterator<Item = String>) -> Ve
     (1..=input.len()).map(|n| (!rejected.contains(&n)).then(|| encodings.next().unwrap_or("").to_string())).collect()
 }
 
+/// A comparison with llvm-mc: the samples to draw, from a seed.
+type Comparison = fn(&str, Count, u64) -> Outcome;
+
+/// The four comparisons, each with the title its counts are reported under:
+/// the quick tests below and the long mode run the same list.
+const MODES: [(&str, Comparison); 4] = [
+    ("(a) gfx8 encodings disassembled by llvm-mc", encodings_disassemble_to_our_text),
+    ("(b) gfx8 random words decoded by both", biased_words_agree_on_acceptance),
+    ("(c) gfx6 text assembled by llvm-mc", gfx6_text_assembles_to_our_bytes_in),
+    ("(d) gfx8 text with `slc glc` assembled by llvm-mc", swapped_cache_flags_assemble_as_llvm_mc_does),
+];
+
+/// Runs comparison `k` of [`MODES`] with `ISAGEN_GCN_FUZZ` samples per
+/// opcode from `seed`, and reports it; `None` without llvm-mc.
+fn quick_mode(k: usize, seed: u64) -> Option<Outcome> {
+    let mc = mc_or_skip()?;
+    let (title, run) = MODES[k];
+    let out = run(mc, Count::PerOpcode(samples_per_opcode()), seed);
+    out.report(title);
+    Some(out)
+}
+
 #[test]
 fn gfx8_encodings_disassemble_to_our_text() {
-    let Some(mc) = mc_or_skip() else { return };
-    let out = encodings_disassemble_to_our_text(mc, Count::PerOpcode(samples_per_opcode()), 7);
-    out.report("(a) gfx8 encodings disassembled by llvm-mc");
+    let Some(out) = quick_mode(0, 7) else { return };
     assert!(out.bad.is_empty());
     assert!(out.per_family.contains_key("SDWA") && out.per_family.contains_key("DPP"));
 }
 
 #[test]
 fn gfx8_biased_random_words_agree_on_acceptance() {
-    let Some(mc) = mc_or_skip() else { return };
-    let out = biased_words_agree_on_acceptance(mc, Count::PerOpcode(samples_per_opcode()), 11);
-    out.report("(b) gfx8 random words decoded by both");
+    let Some(out) = quick_mode(1, 11) else { return };
     assert!(out.bad.is_empty());
 }
 
 #[test]
 fn gfx6_text_assembles_to_our_bytes() {
-    let Some(mc) = mc_or_skip() else { return };
-    let out = gfx6_text_assembles_to_our_bytes_in(mc, Count::PerOpcode(samples_per_opcode()), 3);
-    out.report("(c) gfx6 text assembled by llvm-mc");
+    let Some(out) = quick_mode(2, 3) else { return };
     assert!(out.bad.is_empty());
 }
 
 #[test]
 fn gfx8_cache_flags_in_either_order() {
-    let Some(mc) = mc_or_skip() else { return };
-    let out = swapped_cache_flags_assemble_as_llvm_mc_does(mc, Count::PerOpcode(samples_per_opcode()), 5);
-    out.report("(d) gfx8 text with `slc glc` assembled by llvm-mc");
+    let Some(out) = quick_mode(3, 5) else { return };
     assert!(out.bad.is_empty());
     for fam in ["MUBUF", "MTBUF", "FLAT", "MIMG"] {
         assert!(out.per_family.get(fam).is_some_and(|c| c.0 > 0), "no {fam} text had both flags");
@@ -558,7 +572,7 @@ fn gfx8_cache_flags_in_either_order() {
 }
 
 /// The long mode: `ISAGEN_GCN_FUZZ_COUNT` samples per encoding family in each
-/// of the three modes (default 100,000), from seed `ISAGEN_GCN_FUZZ_SEED`.
+/// of the four comparisons (default 100,000), from seed `ISAGEN_GCN_FUZZ_SEED`.
 #[test]
 #[ignore = "long: run with `cargo xtask fuzz-gcn --count N`"]
 fn long_mode() {
@@ -567,12 +581,7 @@ fn long_mode() {
     let count = Count::PerFamily(env("ISAGEN_GCN_FUZZ_COUNT", 100_000));
     let seed = env("ISAGEN_GCN_FUZZ_SEED", 1);
     let mut bad = 0;
-    for (title, run) in [
-        ("(a) gfx8 encodings disassembled by llvm-mc", encodings_disassemble_to_our_text as fn(_, _, _) -> Outcome),
-        ("(b) gfx8 random words decoded by both", biased_words_agree_on_acceptance),
-        ("(c) gfx6 text assembled by llvm-mc", gfx6_text_assembles_to_our_bytes_in),
-        ("(d) gfx8 text with `slc glc` assembled by llvm-mc", swapped_cache_flags_assemble_as_llvm_mc_does),
-    ] {
+    for (title, run) in MODES {
         let t = std::time::Instant::now();
         let out = run(mc, count, seed);
         out.report(title);

@@ -429,11 +429,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// [`Parser::fail_refused`] for a value of the field `named` names:
-    /// at the place of such a message quoting a word the line does not
-    /// have, it replaces that message when its own word is in the line
-    /// (see `best_elsewhere`).
-    fn fail_refused_in(&mut self, pos: usize, named: impl FnOnce() -> Named, msg: impl FnOnce(&Named) -> String) {
+    /// [`Parser::fail_refused`] for a value of field `field` of the case
+    /// at `path`'s end, `msg` naming it: at the place of such a message
+    /// quoting a word the line does not have, it replaces that message
+    /// when its own word is in the line (see `best_elsewhere`).
+    fn fail_refused_in(&mut self, pos: usize, (path, field): (&[Step], u16), msg: impl FnOnce(&Named) -> String) {
+        let (isa, syntax) = (self.isa, self.syntax);
+        let named = || Named::new(isa, path, syntax, field);
         let rest = self.rest(pos);
         if pos == self.best_pos && self.best_elsewhere && !self.best_rule {
             let named = named();
@@ -842,13 +844,8 @@ impl<'a> Parser<'a> {
                 // names with another number (ir3's `(rpt9)`): that is what
                 // to change, more than the template text the empty reading
                 // goes on to miss (`add.f`, the next field's names).
-                let syntax = self.syntax;
                 let isa = self.isa;
-                self.fail_refused_in(
-                    pos,
-                    || Named::new(isa, path, syntax, i),
-                    |named| expected_value(isa, field, named),
-                );
+                self.fail_refused_in(pos, (path, i), |named| expected_value(isa, field, named));
             }
         }
         let mut found = false;
@@ -1114,9 +1111,7 @@ impl<'a> Parser<'a> {
                 // A saturating count past the maximum is the maximum.
                 let n = if matches!(field.ty, Ty::UintSat) && n > max { max } else { n };
                 if n < min || n > max {
-                    let syntax = self.syntax;
-                    let named = || Named::new(self.isa, path, syntax, idx);
-                    self.fail_refused_in(pos, named, |f| {
+                    self.fail_refused_in(pos, (path, idx), |f| {
                         format!("{n} does not fit {} (range {min}..={max})", f.field())
                     });
                     return false;
@@ -1137,18 +1132,18 @@ impl<'a> Parser<'a> {
                 if keep < width {
                     // The value is the field's low bits only.
                     if n < 0 || n >> keep != 0 {
-                        let syntax = self.syntax;
-                        let named = || Named::new(self.isa, path, syntax, idx);
-                        self.fail_refused_in(pos, named, |f| format!("{n} does not fit {} ({keep} bits)", f.field()));
+                        self.fail_refused_in(pos, (path, idx), |f| {
+                            format!("{n} does not fit {} ({keep} bits)", f.field())
+                        });
                         return false;
                     }
                     return st.bind_field(&at, &low_ranges(ranges, keep), n as u128);
                 }
                 let (min, max) = target.value_range(width);
                 if n < min || n > max {
-                    let syntax = self.syntax;
-                    let named = || Named::new(self.isa, path, syntax, idx);
-                    self.fail_refused_in(pos, named, |f| format!("{n} does not fit {} ({width} bits)", f.field()));
+                    self.fail_refused_in(pos, (path, idx), |f| {
+                        format!("{n} does not fit {} ({width} bits)", f.field())
+                    });
                     return false;
                 }
                 st.bind_field(&at, ranges, (n as u128) & mask_of(0, width))
@@ -1171,9 +1166,7 @@ impl<'a> Parser<'a> {
                 let width = crate::width_of(ranges);
                 let (min, max) = target.value_range(width);
                 if n >> k < min || n >> k > max {
-                    let syntax = self.syntax;
-                    let named = || Named::new(self.isa, path, syntax, idx);
-                    self.fail_refused_in(pos, named, |f| {
+                    self.fail_refused_in(pos, (path, idx), |f| {
                         format!(
                             "{n} does not fit {} (range {}..={}, multiples of {})",
                             f.field(),
@@ -1211,9 +1204,7 @@ impl<'a> Parser<'a> {
                         true
                     }
                     Source::None { range } => {
-                        let syntax = self.syntax;
-                        let named = || Named::new(self.isa, path, syntax, idx);
-                        self.fail_refused_in(pos, named, |f| match range {
+                        self.fail_refused_in(pos, (path, idx), |f| match range {
                             Some((min, max)) => format!("{n} does not fit {} (range {min}..={max})", f.field()),
                             None => format!("{} cannot be {n} in this form", f.field()),
                         });
