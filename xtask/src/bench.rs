@@ -8,7 +8,8 @@
 //! folder, times a clean `cargo build --workspace` there with a target folder
 //! of its own, then edits one spec file and times the rebuild. With
 //! `--builders` it times instead what the typed builders add to a clean test
-//! build: the same copy with and without the crate that enables them.
+//! build: the same copy with and without the crate that enables them. Each
+//! prints the machine it ran on and its load average before and after.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,8 +52,10 @@ fn cargo() -> String {
 }
 
 /// Runs the peer benchmark; `Ok(false)` when it failed (outputs differ, or no
-/// llvm-mc), which it reports itself.
+/// llvm-mc), which it reports itself. The machine and its load before and
+/// after are printed with the figures, which the README keeps together.
 pub fn peer(root: &Path, o: &PeerOptions) -> Result<bool, Error> {
+    let before = load_now();
     let status = Command::new(cargo())
         .current_dir(root)
         .args(["bench", "-q", "-p", "isagen", "--bench", "peer", "--"])
@@ -60,7 +63,51 @@ pub fn peer(root: &Path, o: &PeerOptions) -> Result<bool, Error> {
         .args(["--rss-lines", &o.rss_lines.to_string()])
         .status()
         .map_err(|e| Error::Io(format!("running cargo bench: {e}")))?;
+    println!();
+    println!("{}", machine(before, load_now()));
     Ok(status.success())
+}
+
+/// The 1-minute load average now, where the system tells it (Linux).
+fn load_now() -> Option<f64> {
+    load_average(&std::fs::read_to_string("/proc/loadavg").ok()?)
+}
+
+/// The first figure of `/proc/loadavg`: the 1-minute load average.
+fn load_average(loadavg: &str) -> Option<f64> {
+    loadavg.split_whitespace().next()?.parse().ok()
+}
+
+/// The processor's name in `/proc/cpuinfo` (x86's `model name`; ARM's
+/// kernels name a `Hardware` or a `Model` instead).
+fn cpu_model(cpuinfo: &str) -> Option<String> {
+    ["model name", "Hardware", "Model"].iter().find_map(|key| {
+        cpuinfo.lines().find_map(|line| {
+            let (k, v) = line.split_once(':')?;
+            (k.trim() == *key && !v.trim().is_empty()).then(|| v.trim().to_string())
+        })
+    })
+}
+
+/// The line a bench run is kept with: the processor, its cores, and the
+/// load average before and after the run. `isa` uses every core and
+/// llvm-mc one, so a machine busy with something else takes more from
+/// `isa`'s figure than from llvm-mc's.
+fn machine(before: Option<f64>, after: Option<f64>) -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| cpu_model(&t));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    describe(model.as_deref(), cores, (before, after))
+}
+
+fn describe(model: Option<&str>, cores: usize, (before, after): (Option<f64>, Option<f64>)) -> String {
+    let load = |l: Option<f64>| l.map_or_else(|| "unknown".to_string(), |l| format!("{l:.2}"));
+    format!(
+        "Machine: {}, {cores} core{}; load average {} before the run, {} after it.",
+        model.unwrap_or("processor unknown"),
+        if cores == 1 { "" } else { "s" },
+        load(before),
+        load(after)
+    )
 }
 
 /// The spec file `bench-build` edits: the largest of the GCN target, which
@@ -72,6 +119,7 @@ const EDITED: &str = "isa-specs/gcn/vop.yaml";
 pub fn build(root: &Path) -> Result<bool, Error> {
     let scratch = root.join("target").join("bench-build");
     let (ws, target) = (scratch.join("workspace"), scratch.join("target"));
+    let before = load_now();
     fresh_copy(root, &ws, &target, None)?;
     println!("bench-build: clean `cargo build --workspace` of a copy ...");
     let clean = timed_build(&ws, &target)?;
@@ -87,6 +135,8 @@ pub fn build(root: &Path) -> Result<bool, Error> {
     println!("|---|---|");
     println!("| clean `cargo build --workspace` | {:.0} s |", clean.as_secs_f64());
     println!("| rebuild after editing `{EDITED}` | {:.1} s |", rebuild.as_secs_f64());
+    println!();
+    println!("{}", machine(before, load_now()));
     Ok(true)
 }
 
@@ -159,6 +209,7 @@ pub fn builders(root: &Path, rounds: u32) -> Result<bool, Error> {
     let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
         .map_err(|e| Error::Io(format!("{}: {e}", root.join("Cargo.toml").display())))?;
     let without = without_member(&manifest, BUILDERS_MEMBER)?;
+    let before = load_now();
     let (mut with_times, mut without_times) = (Vec::new(), Vec::new());
     for round in 0..rounds {
         let order = if round % 2 == 0 { [true, false] } else { [false, true] };
@@ -180,6 +231,8 @@ pub fn builders(root: &Path, rounds: u32) -> Result<bool, Error> {
         println!("medians of {rounds} rounds:");
     }
     print!("{}", builders_table(cores, &median(&with_times), &median(&without_times)));
+    println!();
+    println!("{}", machine(before, load_now()));
     Ok(true)
 }
 
@@ -338,6 +391,29 @@ mod tests {
         assert!(t.contains("| then the UI test `bad_abi` | 150 s | 151 s | -1 s |"), "{t}");
         assert!(t.contains("| then the UI test `bad_specs` | 30 s | 20 s | +10 s |"), "{t}");
         assert!(t.contains("| total | 480 s | 461 s | +19 s |"), "{t}");
+    }
+
+    #[test]
+    fn the_machine_is_named_with_its_load() {
+        let x86 = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2445.428\n\
+                   processor\t: 1\nmodel name\t: AMD EPYC\n";
+        assert_eq!(cpu_model(x86).as_deref(), Some("AMD EPYC"));
+        let arm =
+            "processor\t: 0\nBogoMIPS\t: 108.00\nCPU part\t: 0xd0c\n\nHardware\t: BCM2835\nModel\t: Raspberry Pi 4\n";
+        assert_eq!(cpu_model(arm).as_deref(), Some("BCM2835"));
+        assert_eq!(cpu_model("processor\t: 0\nmodel name\t:\n"), None);
+        assert_eq!(cpu_model(""), None);
+        assert_eq!(load_average("0.09 0.65 0.96 1/90 16980\n"), Some(0.09));
+        assert_eq!(load_average(""), None);
+        assert_eq!(load_average("busy"), None);
+        assert_eq!(
+            describe(Some("AMD EPYC"), 2, (Some(0.09), Some(1.434))),
+            "Machine: AMD EPYC, 2 cores; load average 0.09 before the run, 1.43 after it."
+        );
+        assert_eq!(
+            describe(None, 1, (None, Some(0.5))),
+            "Machine: processor unknown, 1 core; load average unknown before the run, 0.50 after it."
+        );
     }
 
     #[test]
