@@ -71,6 +71,15 @@ const CAPACITY: usize = 1 << 15;
 const NARROW_BITS: u32 = 12;
 const WIDE_CAPACITY: usize = 256;
 
+/// What a parameter computed from several fields counts for in a
+/// context's width: its values are none of the word's bits, yet each gives
+/// the word's values texts of their own (GCN's image data, whose register
+/// count follows the mask: `v5`, `v[5:6]`, ... `v[5:9]`), so a context of
+/// an 8-bit register word and such a count has some 256 times five texts.
+/// Counted as no bits, it kept room for 256 of them, and nine image lines
+/// in ten read their data the long way, one text at a time.
+const COMPUTED_PARAM_BITS: u32 = 3;
+
 /// Widest parameter a remembered reading binds: a literal's 32 bits are
 /// read the long way (a value rarely repeats, and remembering each would
 /// fill the table with texts seen once).
@@ -720,7 +729,11 @@ fn cover(isa: &Isa, new: &[Context], (texts, capacity, shaped, fixed): ByContext
         // Parameters too wide to remember take no part.
         let params = c.params.iter().map(|p| p.1 as u32).filter(|&w| w <= MAX_PARAM_BITS);
         let bits = isa.groups[c.group as usize].bits + params.sum::<u32>();
-        capacity.push(if bits <= NARROW_BITS { 1 << bits } else { WIDE_CAPACITY });
+        // One computed from several fields gives each word some texts (see
+        // `COMPUTED_PARAM_BITS`), within a narrow context's room.
+        let computed = c.params.iter().filter(|p| *p == &(None, 0)).count() as u32;
+        let room = (bits + computed * COMPUTED_PARAM_BITS).min(NARROW_BITS);
+        capacity.push(if bits <= NARROW_BITS { 1 << room } else { WIDE_CAPACITY });
         shaped.push(bits > NARROW_BITS || c.params.iter().any(|p| p.1 as u32 > MAX_PARAM_BITS));
         let constants = c.params.iter().enumerate().filter(|(_, p)| p.0.is_some());
         fixed.push((c.group, constants.fold(0, |m, (k, _)| m | 1 << k)));
@@ -1291,6 +1304,42 @@ mod tests {
     static ONE_GROUP: [crate::tables::Group; 1] =
         [crate::tables::Group { name: "reg", bits: 8, leaves: &[], params: &[] }];
     static GROUPED: Isa = Isa::for_tests("recall-test", &ONE_GROUP, &[]);
+
+    /// A context's room: a text for each value of its word and of the
+    /// parameters read from bit fields, while those are narrow; some texts
+    /// a word for each parameter computed from several fields (a register
+    /// count that follows a mask), within a narrow context's room; a wide
+    /// context's few, however it is passed parameters.
+    #[test]
+    fn a_context_has_room_for_what_its_texts_depend_on() {
+        let context = |params: &[(Option<i64>, u8)]| {
+            let mut c = Context { group: 0, params: [(Some(0), 0); MAX_PARAMS], signed: 0 };
+            c.params[..params.len()].copy_from_slice(params);
+            c
+        };
+        let contexts = [
+            context(&[]),
+            context(&[(Some(2), 0)]),
+            context(&[(None, 1)]),
+            context(&[(None, 0)]),
+            context(&[(None, 0), (None, 0)]),
+            context(&[(None, 3), (None, 0)]),
+            context(&[(None, 4), (None, 0)]),
+            context(&[(None, 5), (None, 0)]),
+            context(&[(None, 32)]),
+        ];
+        let (mut texts, mut capacity, mut shaped, mut fixed) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        cover(&GROUPED, &contexts, (&mut texts, &mut capacity, &mut shaped, &mut fixed));
+        let computed = 1 << (8 + COMPUTED_PARAM_BITS);
+        let want = [256, 256, 512, computed, 1 << NARROW_BITS, 1 << NARROW_BITS, 1 << NARROW_BITS];
+        assert_eq!(capacity[..7], want);
+        // Past a narrow context's bits, a few texts, read by their shapes;
+        // a parameter too wide to remember takes no room, and its texts
+        // are read by their shapes too.
+        assert_eq!(capacity[7..], [WIDE_CAPACITY, 256]);
+        assert_eq!(shaped, [false, false, false, false, false, false, false, true, true]);
+        assert_eq!(texts.len(), contexts.len());
+    }
 
     /// Two recalls of one pool: a reading one learns reaches the other
     /// when both have looked at the pool, under the context's number the
