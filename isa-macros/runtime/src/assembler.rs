@@ -431,10 +431,11 @@ impl Assembler<'_> {
         // the text does not fix the length.
         // No bit the line sets is ignored in its syntax, so none is in
         // every syntax either (what the rules are judged without).
+        let ignorable = self.ignorable(leaf);
         if shortest < width
             || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read, width))
-            || (inst.bits & self.ignorable(leaf) != 0
-                && isa.ignored_and_set(&inst, gen_, Some(syntax), &|_, _| None) != 0)
+            || (inst.bits & ignorable != 0
+                && isa.ignored_and_set_within(&inst, gen_, Some(syntax), &|_, _| None, ignorable) != 0)
             || !isa.keeps_rules(&inst, gen_, self.rules(leaf))
         {
             return Some(None);

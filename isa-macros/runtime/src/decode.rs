@@ -455,11 +455,29 @@ impl Isa {
     /// ignore none of the bits set are not walked. `known` names the forms
     /// of operands the caller knows (see [`KnownForm`]).
     pub(crate) fn ignored_and_set(&self, inst: &Inst, gen_: u32, syntax: Option<u16>, known: KnownForm<'_>) -> Bits {
-        if inst.bits & self.ignorable(inst.leaf) == 0 || inst.bits & self.ignorable_for(inst) == 0 {
+        self.ignored_and_set_within(inst, gen_, syntax, known, !0)
+    }
+
+    /// [`Isa::ignored_and_set`], where the caller knows that no bit outside
+    /// `within` is ignored in this generation (its bound, such as
+    /// [`Isa::ignorable_in`]): the walk looks only for bits set there, so
+    /// an operand that could ignore a bit only where the generation's
+    /// constants rule it out (a scalar source passed one register, whose
+    /// pair form would ignore the low bit) is not walked.
+    pub(crate) fn ignored_and_set_within(
+        &self,
+        inst: &Inst,
+        gen_: u32,
+        syntax: Option<u16>,
+        known: KnownForm<'_>,
+        within: Bits,
+    ) -> Bits {
+        let wanted = inst.bits & within;
+        if wanted & self.ignorable(inst.leaf) == 0 || wanted & self.ignorable_for(inst) == 0 {
             return 0;
         }
         let mut path = [Step::top(inst.leaf, 0); MAX_DEPTH];
-        inst.bits & self.ignored_in(inst.bits, gen_, (syntax, inst.bits), &mut path, 0, known)
+        wanted & self.ignored_in(inst.bits, gen_, (syntax, wanted), &mut path, 0, known)
     }
 
     /// The ignored bits of the leaf at `path[depth]` and its operands, in
@@ -488,7 +506,8 @@ impl Isa {
                 Some(s) => ig.syntaxes & (1 << s) != 0,
                 None => false,
             };
-            if !in_syntax {
+            // An entry none of whose bits is wanted adds none to the answer.
+            if !in_syntax || path[depth].in_word(ig.mask) & wanted == 0 {
                 continue;
             }
             let holds = match ig.when {
