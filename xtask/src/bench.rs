@@ -68,6 +68,11 @@ pub fn peer(root: &Path, o: &PeerOptions) -> Result<bool, Error> {
     Ok(status.success())
 }
 
+/// The cores the machine gives this process.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The 1-minute load average now, where the system tells it (Linux).
 fn load_now() -> Option<f64> {
     load_average(&std::fs::read_to_string("/proc/loadavg").ok()?)
@@ -95,8 +100,7 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
 /// `isa`'s figure than from llvm-mc's.
 fn machine(before: Option<f64>, after: Option<f64>) -> String {
     let model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| cpu_model(&t));
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    describe(model.as_deref(), cores, (before, after))
+    describe(model.as_deref(), cores(), (before, after))
 }
 
 fn describe(model: Option<&str>, cores: usize, (before, after): (Option<f64>, Option<f64>)) -> String {
@@ -129,7 +133,7 @@ pub fn build(root: &Path) -> Result<bool, Error> {
     std::fs::write(&edited, text).map_err(|e| Error::Io(format!("{}: {e}", edited.display())))?;
     println!("bench-build: rebuild after editing {EDITED} ...");
     let rebuild = timed_build(&ws, &target)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     println!();
     println!("| build ({cores} cores) | time |");
     println!("|---|---|");
@@ -225,7 +229,7 @@ pub fn builders(root: &Path, rounds: u32) -> Result<bool, Error> {
             if with { with_times.push(t) } else { without_times.push(t) }
         }
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     println!();
     if rounds > 1 {
         println!("medians of {rounds} rounds:");

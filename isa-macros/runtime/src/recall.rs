@@ -731,7 +731,7 @@ fn cover(isa: &Isa, new: &[Context], (texts, capacity, shaped, fixed): ByContext
         let bits = isa.groups[c.group as usize].bits + params.sum::<u32>();
         // One computed from several fields gives each word some texts (see
         // `COMPUTED_PARAM_BITS`), within a narrow context's room.
-        let computed = c.params.iter().filter(|p| *p == &(None, 0)).count() as u32;
+        let computed = c.params.iter().filter(|p| matches!(p, (None, 0))).count() as u32;
         let room = (bits + computed * COMPUTED_PARAM_BITS).min(NARROW_BITS);
         capacity.push(if bits <= NARROW_BITS { 1 << room } else { WIDE_CAPACITY });
         shaped.push(bits > NARROW_BITS || c.params.iter().any(|p| p.1 as u32 > MAX_PARAM_BITS));
