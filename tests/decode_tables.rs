@@ -250,13 +250,13 @@ fn a_vop3_sources_check_is_a_key_of_its_code_alone() {
     let isa = isa_specs::TARGETS.iter().find(|t| t.name == "gcn").expect("gcn");
     let direct = &isa.dispatch.expect("tables").direct;
     let leaf = isa.leaves.iter().position(|l| l.name == "v_mad_f32").expect("v_mad_f32") as u16;
-    let probes: Vec<_> = direct.probes.iter().filter(|p| p.leaf == leaf).collect();
+    let probes: Vec<_> = direct.probes.iter().zip(direct.further).filter(|(p, _)| p.leaf == leaf).collect();
     assert!(!probes.is_empty(), "v_mad_f32 has a probe");
-    for p in probes {
+    for (p, f) in probes {
         // The three sources' codes: bits 32..40, 41..49, 50..58.
-        let runs: Vec<(u8, u16)> = p.keys.iter().map(|k| (k.lo, k.mask)).collect();
+        let runs: Vec<(u32, u32)> = p.keys.iter().map(|k| (k.lo(), k.mask())).collect();
         assert_eq!(runs, [(32, 0x1ff), (41, 0x1ff), (50, 0x1ff)], "{p:?}");
-        assert_eq!((p.more_len, p.always), (0, 0), "no side list: {p:?}");
+        assert_eq!((f.more_len, p.always), (0, 0), "no side list: {p:?}");
     }
 }
 

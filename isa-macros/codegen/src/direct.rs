@@ -16,8 +16,8 @@ use std::collections::HashMap;
 
 use crate::dispatch::intern;
 use isa_runtime::{
-    Ask, Direct, DirectTables, Dispatch, Key, MorePart, NO_ASK, NO_PROBE, NODE, NOTHING, Part, Plan, Probe, Tree, Unit,
-    gather, scatter,
+    Ask, Direct, DirectTables, Dispatch, Further, Key, MorePart, NO_ASK, NO_PROBE, NODE, NOTHING, Part, Plan, Probe,
+    Tree, Unit, gather, scatter,
 };
 
 /// The direct decoder for the first group's `tree` and the plans of every
@@ -56,6 +56,7 @@ pub fn build(tree: &Tree, d: &Dispatch, leaves: usize) -> Direct {
         entries: leak(entries),
         entries_per_class: shape.len() as u32,
         probes: leak(b.probes),
+        further: leak(b.further),
         more: leak(b.more),
         verdicts: leak(b.verdicts),
         bitmaps: leak(b.bitmaps),
@@ -143,7 +144,8 @@ struct Builder<'a> {
     bitmaps: Vec<u64>,
     bitmap_at: HashMap<Vec<u64>, u32>,
     probes: Vec<Probe>,
-    probe_at: HashMap<Probe, u16>,
+    further: Vec<Further>,
+    probe_at: HashMap<(Probe, Further), u16>,
     verdicts: Vec<u8>,
     verdicts_at: HashMap<Vec<u8>, u32>,
     more: Vec<MorePart>,
@@ -170,8 +172,10 @@ impl<'a> Builder<'a> {
             bitmaps: vec![!0],
             bitmap_at: HashMap::new(),
             probes: vec![NOTHING],
+            further: vec![Further::NONE],
             probe_at: HashMap::new(),
-            verdicts: vec![0],
+            // What an unused key reads (see `Key::UNUSED`).
+            verdicts: vec![0, 0],
             verdicts_at: HashMap::new(),
             more: Vec::new(),
             more_at: HashMap::new(),
@@ -183,7 +187,7 @@ impl<'a> Builder<'a> {
             verdicts_spent: 0,
             gathering_of: HashMap::new(),
         };
-        b.probe_at.insert(NOTHING, NO_PROBE);
+        b.probe_at.insert((NOTHING, Further::NONE), NO_PROBE);
         b.bitmap_at.insert(vec![!0], 0);
         b
     }
@@ -237,25 +241,28 @@ impl<'a> Builder<'a> {
         for i in Builder::indices(&key, both) {
             table[i] |= Key::FAILS;
         }
-        b.keys[k].at = intern(&mut self.verdicts, &mut self.verdicts_at, table);
-        Some([self.intern_probe(*b)?, row[0]])
+        b.keys[k] = key.with_at(intern(&mut self.verdicts, &mut self.verdicts_at, table))?;
+        let further = *self.further.get(row[1] as usize)?;
+        Some([self.intern_probe(*b, further)?, row[0]])
     }
 
-    /// The index of `probe` in [`Builder::probes`], added if new; `None`
+    /// The index of `probe` with its further checks `further` in
+    /// [`Builder::probes`] (and [`Builder::further`]), added if new; `None`
     /// past 2^15 probes (two fit an entry without its node bit).
-    fn intern_probe(&mut self, probe: Probe) -> Option<u16> {
-        if let Some(&i) = self.probe_at.get(&probe) {
+    fn intern_probe(&mut self, probe: Probe, further: Further) -> Option<u16> {
+        if let Some(&i) = self.probe_at.get(&(probe, further)) {
             return Some(i);
         }
         let i = u16::try_from(self.probes.len()).ok().filter(|&i| i < 1 << 15)?;
         self.probes.push(probe);
-        self.probe_at.insert(probe, i);
+        self.further.push(further);
+        self.probe_at.insert((probe, further), i);
         Some(i)
     }
 
     /// Key `k`'s verdicts, one per value of its run.
     fn verdicts_of(&self, k: &Key) -> Option<&[u8]> {
-        self.verdicts.get(k.at as usize..=k.at as usize + k.mask as usize)
+        self.verdicts.get(k.at() as usize..=k.at() as usize + k.mask() as usize)
     }
 
     /// The base-2 logarithm of the share of random words that pass `p`'s
@@ -263,10 +270,10 @@ impl<'a> Builder<'a> {
     /// taken as independent).
     fn odds(&self, p: &Probe) -> f64 {
         let mut log = -(p.mask.count_ones() as f64);
-        for k in p.keys.iter().filter(|k| k.mask != 0) {
+        for k in p.keys.iter().filter(|&&k| k != Key::UNUSED) {
             let table = self.verdicts_of(k).unwrap_or(&[]);
             let pass = table.iter().filter(|&&v| v & Key::FAILS == 0).count();
-            log += (pass.max(1) as f64 / (k.mask as f64 + 1.0)).log2();
+            log += (pass.max(1) as f64 / (k.mask() as f64 + 1.0)).log2();
         }
         log
     }
@@ -274,7 +281,7 @@ impl<'a> Builder<'a> {
     /// Whether key `k`'s verdict holds one of `flags` for every value its
     /// run may hold in a word whose bits `fixed` are `value` (`both`).
     fn always(&self, k: &Key, both: (u64, u64), flags: u8) -> bool {
-        let Some(table) = self.verdicts_of(k).filter(|_| k.mask != 0) else { return false };
+        let Some(table) = self.verdicts_of(k).filter(|_| *k != Key::UNUSED) else { return false };
         Builder::indices(k, both).all(|i| table.get(i).is_some_and(|v| v & flags != 0))
     }
 
@@ -282,7 +289,7 @@ impl<'a> Builder<'a> {
     /// `value` (`both`): the run's free bits' subsets, at most
     /// 2^[`Key::MAX_BITS`].
     fn indices(k: &Key, (fixed, value): (u64, u64)) -> impl Iterator<Item = usize> {
-        let (lo, mask) = (k.lo as u32, k.mask as u64);
+        let (lo, mask) = (k.lo(), k.mask() as u64);
         let free = mask & !(fixed >> lo);
         let base = (value >> lo) & mask & !free;
         let mut next = Some(0u64);
@@ -489,16 +496,17 @@ impl<'a> Builder<'a> {
             mask: p.mask & !past,
             value: p.value & !past,
             keys,
+            leaf,
+            lens: Probe::lens(then, otherwise)?,
+            always: if always { Key::ASKS } else { 0 },
+        };
+        let further = Further {
             more_len: u8::try_from(more.len()).ok()?,
             more: intern(&mut self.more, &mut self.more_at, more),
-            always: if always { Key::ASKS } else { 0 },
-            then,
-            otherwise,
-            leaf,
             asks_len: u8::try_from(asks.len()).ok()?,
             asks: u16::try_from(intern(&mut self.asks, &mut self.asks_at, asks)).ok()?,
         };
-        self.intern_probe(probe)
+        self.intern_probe(probe, further)
     }
 
     /// The [`Ask`]s judging the values unit `u` leaves to a second table,
@@ -810,10 +818,15 @@ mod tests {
     const A: u8 = Key::ASKS;
 
     /// Key `k` of probe `p`: its run (`(lo, width)`) and verdicts.
-    fn key(direct: &Direct, p: &Probe, k: usize) -> ((u8, u32), Vec<u8>) {
+    fn key(direct: &Direct, p: &Probe, k: usize) -> ((u32, u32), Vec<u8>) {
         let key = p.keys[k];
-        let n = key.mask as usize + 1;
-        ((key.lo, n.trailing_zeros()), direct.verdicts[key.at as usize..][..n].to_vec())
+        let n = key.mask() as usize + 1;
+        ((key.lo(), key.width()), direct.verdicts[key.at() as usize..][..n].to_vec())
+    }
+
+    /// Probe `i` of `direct` and where its further checks lie.
+    fn probe_at(direct: &Direct, i: usize) -> (Probe, Further) {
+        (direct.probes[i], direct.further[i])
     }
 
     fn unit(lo: u8, width: u8, bitmap: u32, ask: u32) -> Unit {
@@ -872,9 +885,9 @@ mod tests {
         // Root value 1: leaf 1's probe, then none (leaf 2 has no probe).
         let first = (entries[1] & 0xffff) as usize;
         assert_eq!(entries[1] >> 16, NO_PROBE as u64);
-        let p = direct.probes[first];
-        assert_eq!((p.leaf, p.then, p.otherwise), (1, 4, 4));
-        assert_eq!((p.more_len, p.always), (0, 0), "a fixed length, one condition");
+        let (p, f) = probe_at(&direct, first);
+        assert_eq!((p.leaf, p.then(), p.otherwise()), (1, 4, 4));
+        assert_eq!((f.more_len, p.always), (0, 0), "a fixed length, one condition");
         // The condition: bit 0 must be set.
         assert_eq!(key(&direct, &p, 0), ((0, 1), vec![F, 0]));
         // One operand check: bits 4..6 are left out. Value 5 of bits 8..10
@@ -976,9 +989,9 @@ mod tests {
         (d.plans, d.units, d.bitmaps) = (leak(plans), leak(units), leak(bitmaps));
         (d.subs, d.cuts) = (leak(subs), leak(vec![3, 0, 65, 0x1000]));
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!(p.asks_len, 1);
-        let a = direct.asks[p.asks as usize];
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
+        assert_eq!(f.asks_len, 1);
+        let a = direct.asks[f.asks as usize];
         assert_eq!((a.lo, a.width, a.answers), (32, 32, 0b010));
         assert_eq!(a.when, Part::ALWAYS, "the one ask judges every asked value");
         assert_eq!(&direct.cuts[a.cuts as usize..][..a.cuts_len as usize], &[0, 65, 0x1000]);
@@ -1016,9 +1029,9 @@ mod tests {
         let six = Unit { lo: 12, width: 2, bitmap: 1, ..d.units[0] };
         asked_by_five_and_six(&mut d, six, &[]);
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!(p.asks_len, 1);
-        let a = direct.asks[p.asks as usize];
+        let f = direct.further[(direct.entries_of(0)[1] & 0xffff) as usize];
+        assert_eq!(f.asks_len, 1);
+        let a = direct.asks[f.asks as usize];
         assert_eq!(direct.bitmaps[a.any.bitmap as usize] & 0xff, 0b110_0000, "asked by 5 and 6");
         assert_eq!(a.when, Part::ALWAYS);
         // One part over the operand's bits and the further ones: index
@@ -1040,8 +1053,8 @@ mod tests {
         bitmaps.push(0b1011);
         (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!(p.asks_len, 1);
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
+        assert_eq!(f.asks_len, 1);
         assert_eq!(key(&direct, &p, 1), ((8, 3), vec![0, 0, 0, 0, 0, A, A, 0]), "5 and 6 ask");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_2601), None);
@@ -1062,8 +1075,8 @@ mod tests {
         wide[0] = !0b100;
         asked_by_five_and_six(&mut d, six, &wide);
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        let asks = &direct.asks[p.asks as usize..][..p.asks_len as usize];
+        let f = direct.further[(direct.entries_of(0)[1] & 0xffff) as usize];
+        let asks = &direct.asks[f.asks as usize..][..f.asks_len as usize];
         // Two asks, the first able to skip both when neither value is read.
         assert_eq!(asks.iter().map(|a| a.skip).collect::<Vec<_>>(), [2, 1]);
         assert_eq!(direct.bitmaps[asks[0].any.bitmap as usize] & 0xff, 0b110_0000);
@@ -1139,9 +1152,9 @@ mod tests {
         plans[1] = Plan { flags: Plan::CHOICE | Plan::WIDE, mask: 0xf000_0000 | 1 << 50, ..plans[1] };
         d.plans = leak(plans);
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
         assert_eq!((p.mask, p.value), (0xf000_0000, 0x1000_0000), "the keys' bits alone");
-        assert_eq!((p.more_len, p.always), (2, Key::ASKS), "bit 50, and the operand past 4 bytes");
+        assert_eq!((f.more_len, p.always), (2, Key::ASKS), "bit 50, and the operand past 4 bytes");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.len);
         assert_eq!(decode(0x1000_0000), Some(4));
         assert_eq!(decode(0x1000_0000 | 1 << 50), Some(4), "bit 50 is the next instruction's");
@@ -1167,10 +1180,10 @@ mod tests {
         bitmaps.push(0b1011);
         (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
         assert_eq!(key(&direct, &p, 0), ((12, 2), vec![0, O, I, 0]));
         assert_eq!(key(&direct, &p, 1), ((14, 2), vec![0, 0, O, 0]));
-        assert_eq!((p.keys[2], p.more_len, p.always), (Key::UNUSED, 0, 0));
+        assert_eq!((p.keys[2], f.more_len, p.always), (Key::UNUSED, 0, 0));
         let decode = |w: u64| direct.decode(direct.entries_of(0), w);
         assert_eq!(decode(0x1000_2000), None, "bits 12..14 are 2: invalid");
         assert_eq!(decode(0x1000_3000).map(|i| i.len), Some(4));
@@ -1207,8 +1220,8 @@ mod tests {
         bitmaps[4] &= !(1 << 5);
         (d.units, d.bitmaps) = (leak(units.clone()), leak(bitmaps.clone()));
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.more_len, p.always), (1, Key::ASKS));
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
+        assert_eq!((f.more_len, p.always), (1, Key::ASKS));
         assert_eq!(key(&direct, &p, 0).0, (0, 1), "the condition");
         assert_eq!(key(&direct, &p, 1).0, (8, 3), "the narrow operand");
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
@@ -1221,8 +1234,8 @@ mod tests {
         units[0] = unit(0, 13, 4, NO_ASK);
         (d.units, d.bitmaps) = (leak(units), leak(bitmaps));
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.more_len, p.always), (2, Key::ASKS));
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
+        assert_eq!((f.more_len, p.always), (2, Key::ASKS));
         let decode = |w: u64| direct.decode(direct.entries_of(0), w).map(|i| i.leaf);
         assert_eq!(decode(0x1000_0301), Some(1));
         assert_eq!(decode(0x1000_0005), None, "bits 0..13 hold 5: the condition fails");
@@ -1232,9 +1245,9 @@ mod tests {
     fn a_part_past_the_shorter_length_is_read_on_the_instructions_own_bits() {
         let d = chosen_by_two();
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.more_len, p.always), (1, Key::ASKS), "bits 40..42 lie past 4 bytes");
-        assert_eq!(p.keys.map(|k| k.lo), [12, 14, 0]);
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
+        assert_eq!((f.more_len, p.always), (1, Key::ASKS), "bits 40..42 lie past 4 bytes");
+        assert_eq!(p.keys.map(|k| (k != Key::UNUSED).then_some(k.lo())), [Some(12), Some(14), None]);
         let decode = |w: u64| direct.decode(direct.entries_of(0), w);
         // 8 bytes: bits 40..42 hold 3, which fails.
         assert_eq!(decode(3 << 40 | 0x1000_1000), None);
@@ -1288,8 +1301,8 @@ mod tests {
         bitmaps.extend([0b0111, 0xff & !(1 << 5), 0xff & !(1 << 2)]);
         d.bitmaps = leak(bitmaps);
         let direct = build(&d.trees[0], &d, 3);
-        let p = direct.probes[(direct.entries_of(0)[1] & 0xffff) as usize];
-        assert_eq!((p.more_len, p.always), (0, 0), "no further part");
+        let (p, f) = probe_at(&direct, (direct.entries_of(0)[1] & 0xffff) as usize);
+        assert_eq!((f.more_len, p.always), (0, 0), "no further part");
         // Bits 0..6 hold the condition and the first operand.
         let (run, verdicts) = key(&direct, &p, 0);
         assert_eq!(run, (0, 6));

@@ -467,20 +467,22 @@ impl Emit for Unit {
 impl Emit for Probe {
     fn emit(&self) -> TokenStream {
         let (m, v, k) = (self.mask.emit(), self.value.emit(), self.keys.emit());
-        let (mo, ml, al) = (self.more.emit(), self.more_len.emit(), self.always.emit());
-        let (t, e, l) = (self.then.emit(), self.otherwise.emit(), self.leaf.emit());
-        let (a, an) = (self.asks.emit(), self.asks_len.emit());
-        quote!(::isa_runtime::Probe {
-            mask: #m, value: #v, keys: #k, more: #mo, more_len: #ml, always: #al,
-            then: #t, otherwise: #e, leaf: #l, asks: #a, asks_len: #an
-        })
+        let (l, n, al) = (self.leaf.emit(), self.lens.emit(), self.always.emit());
+        quote!(::isa_runtime::Probe { mask: #m, value: #v, keys: #k, leaf: #l, lens: #n, always: #al })
+    }
+}
+
+impl Emit for Further {
+    fn emit(&self) -> TokenStream {
+        let (m, a, ml, al) = (self.more.emit(), self.asks.emit(), self.more_len.emit(), self.asks_len.emit());
+        quote!(::isa_runtime::Further { more: #m, asks: #a, more_len: #ml, asks_len: #al })
     }
 }
 
 impl Emit for Key {
     fn emit(&self) -> TokenStream {
-        let (l, m, a) = (self.lo.emit(), self.mask.emit(), self.at.emit());
-        quote!(::isa_runtime::Key { lo: #l, mask: #m, at: #a })
+        let k = self.0.emit();
+        quote!(::isa_runtime::Key(#k))
     }
 }
 
@@ -514,13 +516,14 @@ impl Emit for Ask {
 impl Emit for Direct {
     fn emit(&self) -> TokenStream {
         let (r, e, n) = (self.root.emit(), self.entries.emit(), self.entries_per_class.emit());
-        let (p, m, b) = (self.probes.emit(), self.more.emit(), self.bitmaps.emit());
+        let (p, f) = (self.probes.emit(), self.further.emit());
+        let (m, b) = (self.more.emit(), self.bitmaps.emit());
         let (a, c) = (self.asks.emit(), self.cuts.emit());
         // A byte string: one token however long (GCN's run to some
         // hundreds of kilobytes).
         let v = Literal::byte_string(self.verdicts);
         quote!(::isa_runtime::Direct::new(::isa_runtime::DirectTables {
-            root: #r, entries: #e, entries_per_class: #n, probes: #p, more: #m, verdicts: #v, bitmaps: #b,
+            root: #r, entries: #e, entries_per_class: #n, probes: #p, further: #f, more: #m, verdicts: #v, bitmaps: #b,
             asks: #a, cuts: #c
         }))
     }

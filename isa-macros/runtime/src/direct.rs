@@ -1,7 +1,7 @@
 //! The decoder's first try: per generation class, a flat copy of the
 //! decision tree whose ends name the first two leaves of their candidate
 //! list as *probes*, each a leaf's identifying bits, the keys to its checks
-//! and its length in one cache line. Where no word can pass both, the
+//! and its length in half a cache line. Where no word can pass both, the
 //! likelier is tried first (the generator's `direct` module says when the
 //! order changes no answer).
 //!
@@ -76,11 +76,15 @@ pub struct DirectTables {
     pub entries: &'static [u64],
     pub entries_per_class: u32,
     pub probes: &'static [Probe],
+    /// By probe, where its further parts and asks lie: what a word reads
+    /// only when its keys say so, kept out of the probe so that two probes
+    /// share a cache line.
+    pub further: &'static [Further],
     /// The probes' parts that are not keys: reading more than one run of
     /// bits, past the shorter of their lengths, or past three keys.
     pub more: &'static [MorePart],
-    /// The keys' tables of verdicts (see [`Key`]); byte 0 is 0, what an
-    /// unused key reads.
+    /// The keys' tables of verdicts (see [`Key`]); bytes 0 and 1 are 0,
+    /// what an unused key reads.
     pub verdicts: &'static [u8],
     /// The bitmaps of the further parts and asks (and of the parts the
     /// keys were tabulated from, which the builder keeps beside them).
@@ -101,12 +105,18 @@ pub const NO_PROBE: u16 = 0;
 /// identifying bits, the keys to its checks, and its length, all within the
 /// word's first 64 bits.
 ///
-/// Checking one reads its three keys (an unused one reads byte 0, which says
-/// nothing; a probe whose first key is unused has none and reads none) and
-/// or-s their verdicts; only when they say so, or the probe has further
-/// parts, are the rarer checks made, behind one test.
+/// Checking one reads its three keys (an unused one reads bytes 0 and 1,
+/// which say nothing; a probe whose first key is unused has none and reads
+/// none) and or-s their verdicts; only when they say so, or `always` does,
+/// are the rarer checks made, behind one test, from the probe's
+/// [`Further`].
+///
+/// Half a cache line: a GCN corpus touching every opcode of three
+/// generations walks some 5,000 probes, which at a whole line each (their
+/// further checks' places inline) filled 334 KiB and, with the tree and the
+/// code, spilled a 512 KiB second-level cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 pub struct Probe {
     pub mask: u64,
     pub value: u64,
@@ -114,32 +124,81 @@ pub struct Probe {
     /// values. Keys and `mask` read only bits within the shorter length, so
     /// that they are read on the word as it comes, before the length is
     /// known (which would put the length's lookup in front of every other);
-    /// parts reading further go to `more`.
+    /// parts reading further are the probe's [`Further`] checks.
     pub keys: [Key; 3],
-    /// Further operand checks, from [`DirectTables::more`]`[more]`.
-    pub more: u32,
-    pub more_len: u8,
+    pub leaf: u16,
+    /// Its length in bytes in the low four bits, and in the high four the
+    /// length when a key says [`Key::OTHERWISE`] (the same for a fixed
+    /// length): see [`Probe::lens`].
+    pub lens: u8,
     /// [`Key::ASKS`] when the further checks are made whatever the keys
     /// say (it has further parts, or asks whose asking values no key
     /// tells), else 0: or-ed into what they say, so that the usual word
     /// is told by one test.
     pub always: u8,
-    /// Its length in bytes, and when a key says [`Key::OTHERWISE`] (the
-    /// same for a fixed length).
-    pub then: u8,
-    pub otherwise: u8,
-    pub leaf: u16,
-    /// Its checks of values read through a second table: `asks_len` from
-    /// [`DirectTables::asks`]`[asks]`, made only when a key says [`Key::ASKS`]
-    /// (or `always`).
+}
+
+impl Probe {
+    /// Most bytes a length of a probe may be.
+    pub const MAX_LEN: u8 = 15;
+
+    /// [`Probe::lens`] of a probe `then` bytes long, or `otherwise` when a
+    /// key says [`Key::OTHERWISE`]; `None` past [`Probe::MAX_LEN`].
+    pub const fn lens(then: u8, otherwise: u8) -> Option<u8> {
+        match then <= Probe::MAX_LEN && otherwise <= Probe::MAX_LEN {
+            true => Some(then | otherwise << 4),
+            false => None,
+        }
+    }
+
+    /// Its length in bytes when its keys say `said`: a shift by
+    /// [`Key::OTHERWISE`]'s bit, four when it is set, not a branch.
+    #[inline(always)]
+    pub const fn len(&self, said: u8) -> u8 {
+        const { assert!(Key::OTHERWISE == 4, "the shift picks the high four bits") };
+        (self.lens >> (said & Key::OTHERWISE)) & 15
+    }
+
+    /// Its length when no key says [`Key::OTHERWISE`].
+    pub const fn then(&self) -> u8 {
+        self.lens & 15
+    }
+
+    /// Its length when one does.
+    pub const fn otherwise(&self) -> u8 {
+        self.lens >> 4
+    }
+}
+
+/// Where a probe's rarer checks lie: `more_len` further parts from
+/// [`DirectTables::more`]`[more]`, and `asks_len` checks of values read
+/// through a second table from [`DirectTables::asks`]`[asks]`, made only
+/// when a key says [`Key::ASKS`] (or the probe's `always` does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct Further {
+    pub more: u32,
     pub asks: u16,
+    pub more_len: u8,
     pub asks_len: u8,
 }
 
-/// A run of bits of the word, at most [`Key::MAX_BITS`] of them from `lo`
-/// kept by `mask`, whose value indexes the verdicts at byte `at` of
+impl Further {
+    /// No further checks.
+    pub const NONE: Further = Further { more: 0, asks: 0, more_len: 0, asks_len: 0 };
+}
+
+/// A run of bits of the word, at most [`Key::MAX_BITS`] of them from `lo`,
+/// whose value indexes the verdicts at byte `at` of
 /// [`DirectTables::verdicts`]: a byte of [`Key::FAILS`], [`Key::INVALID`],
 /// [`Key::OTHERWISE`] and [`Key::ASKS`] per value.
+///
+/// Four bytes: bits 0 to 5 hold `64 - lo - width`, bits 6 to 11 `64 -
+/// width`, the rest `at`. The run's value is the word shifted left by the
+/// first, which drops the bits above it, then right by the second, which
+/// drops those below: two shifts by amounts read straight from the key
+/// (a shift uses the low six bits of its amount), where a mask would need
+/// bits of its own.
 ///
 /// One run only: a key is read on every word, and gathering up to three
 /// runs (a GCN VOP3 source's check reads its code, its abs bit and its neg
@@ -147,12 +206,8 @@ pub struct Probe {
 /// words that have them (GCN, in a decode loop: 16.3 ns a word with one
 /// run, 19.9 ns with three).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(C)]
-pub struct Key {
-    pub lo: u8,
-    pub mask: u16,
-    pub at: u32,
-}
+#[repr(transparent)]
+pub struct Key(pub u32);
 
 impl Key {
     /// A `requires` condition fails: the next candidate may match.
@@ -160,26 +215,56 @@ impl Key {
     /// An operand check fails: the word is the leaf's, but the general
     /// tables must say how it is invalid.
     pub const INVALID: u8 = 2;
-    /// A part choosing the length fails: the probe's `otherwise` bytes.
+    /// A part choosing the length fails: the probe's other length.
     pub const OTHERWISE: u8 = 4;
     /// An operand's value reads further bits: the probe's asks judge them.
     pub const ASKS: u8 = 8;
 
-    /// The key read by no probe: it reads byte 0, which says nothing.
-    pub const UNUSED: Key = Key { lo: 0, mask: 0, at: 0 };
+    /// The key read by no probe: the top bit, its verdicts bytes 0 and 1,
+    /// which say nothing.
+    pub const UNUSED: Key = Key(63 << 6);
 
     /// Most bits a key reads: its verdicts are a byte per value (4 KiB);
     /// a wider operand part is read further, by a bitmap.
     pub const MAX_BITS: u32 = 12;
 
+    /// Most bytes of verdicts before a key's table: `at` has 20 bits.
+    pub const MAX_AT: u32 = (1 << 20) - 1;
+
     /// The key over `width` bits from `lo` with verdicts at byte `at`, or
-    /// `None` when they do not fit one (more than [`Key::MAX_BITS`] bits,
-    /// past the first 64).
-    pub fn new(lo: u32, width: u32, at: u32) -> Option<Key> {
-        if width > Key::MAX_BITS || lo + width > 64 {
+    /// `None` when they do not fit one (no bits or more than
+    /// [`Key::MAX_BITS`], past the first 64, `at` past [`Key::MAX_AT`]).
+    pub const fn new(lo: u32, width: u32, at: u32) -> Option<Key> {
+        if width == 0 || width > Key::MAX_BITS || lo + width > 64 || at > Key::MAX_AT {
             return None;
         }
-        Some(Key { lo: lo as u8, mask: ((1u32 << width) - 1) as u16, at })
+        Some(Key((64 - lo - width) | (64 - width) << 6 | at << 12))
+    }
+
+    /// The first bit of its run.
+    pub const fn lo(self) -> u32 {
+        64 - (self.0 & 63) - self.width()
+    }
+
+    /// The bits of its run.
+    pub const fn width(self) -> u32 {
+        64 - (self.0 >> 6 & 63)
+    }
+
+    /// The largest value of its run: its verdicts are `mask() + 1` bytes.
+    pub const fn mask(self) -> u32 {
+        (1 << self.width()) - 1
+    }
+
+    /// Where its verdicts start.
+    pub const fn at(self) -> u32 {
+        self.0 >> 12
+    }
+
+    /// The same run with its verdicts at `at` (`None` past
+    /// [`Key::MAX_AT`]).
+    pub const fn with_at(self, at: u32) -> Option<Key> {
+        Key::new(self.lo(), self.width(), at)
     }
 
     /// The verdicts of `word`'s value of the run (as [`Key::INVALID`] past
@@ -197,7 +282,8 @@ impl Key {
     /// [`DirectTables::valid`] checks of every probe's keys).
     #[inline(always)]
     unsafe fn verdict_in<const TRUSTED: bool>(&self, verdicts: &[u8], word: u64) -> u8 {
-        let i = self.at as usize + ((word >> (self.lo & 63)) & self.mask as u64) as usize;
+        let run = word.wrapping_shl(self.0).wrapping_shr(self.0 >> 6);
+        let i = (self.0 >> 12) as usize + run as usize;
         // SAFETY: the caller's.
         unsafe { load::<u8, TRUSTED>(verdicts, i) }.copied().unwrap_or(Key::INVALID)
     }
@@ -604,19 +690,7 @@ enum Verdict {
 
 /// The probe that matches no word (its identifying bits can hold no value),
 /// at [`NO_PROBE`] in every [`DirectTables::probes`].
-pub const NOTHING: Probe = Probe {
-    mask: 0,
-    value: 1,
-    keys: [Key::UNUSED; 3],
-    more: 0,
-    more_len: 0,
-    always: 0,
-    then: 0,
-    otherwise: 0,
-    leaf: 0,
-    asks: 0,
-    asks_len: 0,
-};
+pub const NOTHING: Probe = Probe { mask: 0, value: 1, keys: [Key::UNUSED; 3], leaf: 0, lens: 0, always: 0 };
 
 /// Element `i` of `s`, not checked when `TRUSTED`.
 ///
@@ -668,7 +742,9 @@ impl DirectTables {
             false => (e as u16 as usize) < probes && ((e >> 16) as u16 as usize) < probes,
         };
         let keys = |p: &Probe| {
-            p.keys.iter().all(|k| (k.at as usize).checked_add(k.mask as usize).is_some_and(|i| i < self.verdicts.len()))
+            p.keys
+                .iter()
+                .all(|k| (k.at() as usize).checked_add(k.mask() as usize).is_some_and(|i| i < self.verdicts.len()))
         };
         let within = |at: usize, len: usize, of: usize| at.checked_add(len).is_some_and(|end| end <= of);
         let bitmap = |at: u32, bits: u32| within(at as usize, (1usize << bits).div_ceil(64), self.bitmaps.len());
@@ -693,9 +769,9 @@ impl DirectTables {
                 && within(a.cuts as usize, a.cuts_words(), self.cuts.len())
                 && buckets(a)
         };
-        let further = |p: &Probe| {
-            within(p.more as usize, p.more_len as usize, self.more.len())
-                && within(p.asks as usize, p.asks_len as usize, self.asks.len())
+        let further = |f: &Further| {
+            within(f.more as usize, f.more_len as usize, self.more.len())
+                && within(f.asks as usize, f.asks_len as usize, self.asks.len())
         };
         let whole = match n {
             0 => self.entries.is_empty(),
@@ -704,7 +780,10 @@ impl DirectTables {
         whole
             && entry(self.root)
             && self.entries.iter().all(|&e| entry(e))
-            && self.probes.iter().all(|p| keys(p) && further(p))
+            && self.probes.iter().all(keys)
+            && self.further.len() == self.probes.len()
+            && self.further.iter().all(further)
+            && self.verdicts.get(..2) == Some(&[0, 0])
             && self.more.iter().all(more)
             && self.asks.iter().all(ask)
     }
@@ -729,8 +808,9 @@ impl Direct {
             entries: &[],
             entries_per_class: 0,
             probes: &[NOTHING],
+            further: &[Further::NONE],
             more: &[],
-            verdicts: &[0],
+            verdicts: &[0, 0],
             bitmaps: &[!0],
             asks: &[],
             cuts: &[],
@@ -823,8 +903,8 @@ impl DirectTables {
         // with any reads all three, unused ones reading byte 0, rather than
         // branch on each.
         // SAFETY: the caller's: valid tables' keys read verdicts that exist.
-        let said = match p.keys[0].mask {
-            0 => 0,
+        let said = match p.keys[0] {
+            Key::UNUSED => 0,
             _ => unsafe {
                 p.keys[0].verdict_in::<TRUSTED>(v, word)
                     | p.keys[1].verdict_in::<TRUSTED>(v, word)
@@ -834,7 +914,7 @@ impl DirectTables {
         if word & p.mask != p.value || said & Key::FAILS != 0 {
             return Some(Verdict::Not);
         }
-        let len = if said & Key::OTHERWISE != 0 { p.otherwise } else { p.then };
+        let len = p.len(said);
         // One test for the usual word: no key finds an operand invalid or
         // asks, and the probe has nothing further to check whatever they say.
         let asks = said | p.always;
@@ -843,19 +923,21 @@ impl DirectTables {
         }
         let mut valid = said & Key::INVALID == 0;
         if asks & Key::ASKS != 0 {
-            valid &= unsafe { self.further::<TRUSTED>(p, word & len_mask(len)) }?;
+            valid &= unsafe { self.further::<TRUSTED>(at, word & len_mask(len)) }?;
         }
         Some(if valid { Verdict::Is(p.leaf, len) } else { Verdict::Unsure })
     }
 
-    /// Whether probe `p`'s further parts and asks hold for `own` (the
-    /// word's bits within the chosen length).
+    /// Whether the further parts and asks of probe `at` hold for `own`
+    /// (the word's bits within the chosen length).
     ///
     /// # Safety
-    /// When `TRUSTED`, the tables must be valid and `p` one of their probes.
+    /// When `TRUSTED`, the tables must be valid and `at` a probe's index.
     #[inline(always)]
-    unsafe fn further<const TRUSTED: bool>(&self, p: &Probe, own: u64) -> Option<bool> {
+    unsafe fn further<const TRUSTED: bool>(&self, at: u16, own: u64) -> Option<bool> {
         let bm = self.bitmaps;
+        // SAFETY: the caller's: valid tables have a `Further` per probe.
+        let p = unsafe { load::<Further, TRUSTED>(self.further, at as usize) }?;
         // One ask and no further part (a literal's value): the loop below
         // without its bookkeeping.
         if p.more_len == 0 && p.asks_len == 1 {
@@ -874,9 +956,9 @@ impl DirectTables {
     /// [`DirectTables::further`] for several asks or further parts.
     ///
     /// # Safety
-    /// As [`DirectTables::further`].
+    /// As [`DirectTables::further`], `p` a valid table's.
     #[inline(never)]
-    unsafe fn further_generally<const TRUSTED: bool>(&self, p: &Probe, own: u64) -> Option<bool> {
+    unsafe fn further_generally<const TRUSTED: bool>(&self, p: &Further, own: u64) -> Option<bool> {
         let bm = self.bitmaps;
         let mut valid = true;
         // SAFETY (here and below): the caller's: valid tables' probes name
@@ -962,25 +1044,20 @@ mod tests {
         Part { rot: lo, rot2: 0, mask: (1 << width) - 1, mask2: 0, bitmap }
     }
 
-    const fn key(lo: u8, width: u8, at: u32) -> Key {
-        Key { lo, mask: (1 << width) - 1, at }
+    const fn key(lo: u32, width: u32, at: u32) -> Key {
+        Key::new(lo, width, at).expect("a key that fits")
     }
 
-    /// A probe of leaf `leaf` with `keys` and `more_len` further parts (made
-    /// always), 4 bytes long.
-    const fn probe(leaf: u16, keys: [Key; 3], more_len: u8) -> Probe {
+    /// A probe of leaf `leaf` with `keys`, 4 bytes long; `always` when it
+    /// has further parts.
+    const fn probe(leaf: u16, keys: [Key; 3], always: bool) -> Probe {
         Probe {
             mask: 0xf000_0000,
             value: 0x1000_0000,
             keys,
-            more: 0,
-            more_len,
-            always: if more_len != 0 { Key::ASKS } else { 0 },
-            then: 4,
-            otherwise: 4,
             leaf,
-            asks: 0,
-            asks_len: 0,
+            lens: 4 | 4 << 4,
+            always: if always { Key::ASKS } else { 0 },
         }
     }
 
@@ -1000,15 +1077,16 @@ mod tests {
         const O: u8 = Key::OTHERWISE;
         static PROBES: [Probe; 3] = [
             // NO_PROBE: matches nothing.
-            Probe { mask: 0, value: 1, ..probe(0, [U; 3], 0) },
-            // Leaf 7: 4 bytes, requires bit 0 set (verdicts at 1); its
-            // operand in bits 4..6 may not be 3 (at 3), nor bits 12, 14 and
+            Probe { mask: 0, value: 1, ..probe(0, [U; 3], false) },
+            // Leaf 7: 4 bytes, requires bit 0 set (verdicts at 2); its
+            // operand in bits 4..6 may not be 3 (at 4), nor bits 12, 14 and
             // 16 all be set (its further part).
-            probe(7, [key(0, 1, 1), key(4, 2, 3), U], 1),
-            // Leaf 9: 8 bytes when bits 8..10 are 3 (at 7), else 4.
-            Probe { then: 8, ..probe(9, [key(8, 2, 7), U, U], 0) },
+            probe(7, [key(0, 1, 2), key(4, 2, 4), U], true),
+            // Leaf 9: 8 bytes when bits 8..10 are 3 (at 8), else 4.
+            Probe { lens: 8 | 4 << 4, ..probe(9, [key(8, 2, 8), U, U], false) },
         ];
-        static VERDICTS: [u8; 11] = [0, F, 0, 0, 0, 0, I, O, O, O, 0];
+        static FURTHER: [Further; 3] = [Further::NONE, Further { more_len: 1, ..Further::NONE }, Further::NONE];
+        static VERDICTS: [u8; 12] = [0, 0, F, 0, 0, 0, 0, I, O, O, O, 0];
         let more: &'static [MorePart] = Box::leak(Box::new([leaf7_more()]));
         static BITMAPS: [u64; 2] = [!0, !(1 << 0b111)];
         // Class 0 only: the root's 16 children, value 1 the two leaves.
@@ -1018,6 +1096,7 @@ mod tests {
             entries: &ENTRIES,
             entries_per_class: 16,
             probes: &PROBES,
+            further: &FURTHER,
             more,
             verdicts: &VERDICTS,
             bitmaps: &BITMAPS,
@@ -1038,15 +1117,27 @@ mod tests {
 
     #[test]
     fn keys_read_their_verdicts_and_refuse_what_does_not_fit() {
-        let verdicts = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let verdicts = [0, 0, 2, 3, 4, 5, 6, 7, 8];
         let k = Key::new(4, 3, 1).expect("3 bits fit a key");
-        assert_eq!(k, key(4, 3, 1));
+        assert_eq!((k.lo(), k.width(), k.mask(), k.at()), (4, 3, 7, 1));
         assert_eq!(k.verdict(&verdicts, 0b101_0000), 6, "value 5, from byte 1");
+        assert_eq!(k.verdict(&verdicts, !0b111_0000), 0, "bits outside the run read nothing");
         assert_eq!(Key::new(4, 3, 2).unwrap().verdict(&verdicts, 0b111_0000), Key::INVALID, "past the table");
-        assert_eq!(Key::UNUSED.verdict(&verdicts, !0), 0, "byte 0");
+        for word in [0, 1 << 63, !0] {
+            assert_eq!(Key::UNUSED.verdict(&verdicts, word), 0, "byte 0 or 1 of {word:#x}");
+        }
+        assert_eq!(Key::new(63, 1, 0), Some(Key::UNUSED));
+        let top = Key::new(52, 12, Key::MAX_AT).expect("the top twelve bits");
+        assert_eq!((top.lo(), top.width(), top.at()), (52, 12, Key::MAX_AT));
+        assert_eq!(Key::new(0, 1, 3).and_then(|k| k.with_at(9)), Key::new(0, 1, 9));
         assert_eq!(Key::new(62, 4, 0), None, "past the first 64 bits");
         assert_eq!(Key::new(0, 13, 0), None, "13 bits");
-        assert_eq!(std::mem::size_of::<Key>(), 8);
+        assert_eq!(Key::new(0, 0, 0), None, "no bits");
+        assert_eq!(Key::new(0, 4, Key::MAX_AT + 1), None, "verdicts past 20 bits of place");
+        assert_eq!(std::mem::size_of::<Key>(), 4);
+        assert_eq!(Probe::lens(8, 4).map(|l| Probe { lens: l, ..NOTHING }.len(Key::OTHERWISE)), Some(4));
+        assert_eq!(Probe::lens(8, 4).map(|l| Probe { lens: l, ..NOTHING }.len(Key::FAILS | Key::ASKS)), Some(8));
+        assert_eq!(Probe::lens(16, 4), None, "16 bytes");
     }
 
     #[test]
@@ -1087,8 +1178,8 @@ mod tests {
         let vop3 = MorePart::gathering(&[(61, 1), (32, 9), (8, 1)]).unwrap();
         assert_eq!(vop3.index(1 << 61 | 0x1ff << 32 | 1 << 8), 0x7ff);
         assert_eq!(vop3.index(0x0a5 << 32 | 1 << 8), 0x0a5 << 1 | 1);
-        // A probe is one cache line.
-        assert_eq!(std::mem::size_of::<Probe>(), 64);
+        // A probe is half a cache line.
+        assert_eq!(std::mem::size_of::<Probe>(), 32);
     }
 
     /// A 16-bit part (a packed immediate) reads every one of its bits, in
@@ -1228,7 +1319,7 @@ mod tests {
         let bad = with(Box::leak(entries.into_boxed_slice()), table().probes, table().root);
         assert!(!bad.valid(), "a probe past the probes");
         let mut probes = table().probes.to_vec();
-        probes[2].keys[1] = Key { lo: 0, mask: 3, at: 8 };
+        probes[2].keys[1] = key(0, 2, 9);
         let bad = with(table().entries, Box::leak(probes.into_boxed_slice()), table().root);
         assert!(!bad.valid(), "verdicts past their table");
         let bad = with(table().entries, table().probes, Direct::node(28, 5, 0));
@@ -1243,10 +1334,14 @@ mod tests {
             let bad = Direct::new(DirectTables { more: Box::leak(more.into_boxed_slice()), ..*table().tables() });
             assert!(!bad.valid(), "a further part's index of more than 16 bits (shift {shift})");
         }
-        let mut probes = table().probes.to_vec();
-        probes[1].more_len = 2;
-        let bad = with(table().entries, Box::leak(probes.into_boxed_slice()), table().root);
+        let mut further = table().further.to_vec();
+        further[1].more_len = 2;
+        let bad = Direct::new(DirectTables { further: Box::leak(further.into_boxed_slice()), ..*table().tables() });
         assert!(!bad.valid(), "further parts past theirs");
+        let bad = Direct::new(DirectTables { further: &table().further[..2], ..*table().tables() });
+        assert!(!bad.valid(), "a probe without its further checks' place");
+        let bad = Direct::new(DirectTables { verdicts: &table().verdicts[1..], ..*table().tables() });
+        assert!(!bad.valid(), "an unused key's verdicts that say something");
         // Checked again by the untrusted walk, none of these panics.
         let bad = with(&[], table().probes, table().root);
         assert_eq!(bad.decode(&[], 0x1000_0001), None);

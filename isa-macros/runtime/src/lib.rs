@@ -48,8 +48,8 @@ pub use assembler::Assembler;
 pub use bits::{Bits, extract, insert, mask_of, width_of};
 pub use decode::Decoder;
 pub use direct::{
-    Ask, BUCKET_BITS, Direct, DirectTables, Key, MorePart, NO_PROBE, NOTHING, Part, Probe, Trusted, bucket_words,
-    cut_buckets, gather, scatter,
+    Ask, BUCKET_BITS, Direct, DirectTables, Further, Key, MorePart, NO_PROBE, NOTHING, Part, Probe, Trusted,
+    bucket_words, cut_buckets, gather, scatter,
 };
 pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, Tree, Unit};
 pub use encode::Builder;
