@@ -254,7 +254,7 @@ fn a_vop3_sources_check_is_a_key_of_its_code_alone() {
     assert!(!probes.is_empty(), "v_mad_f32 has a probe");
     for (p, f) in probes {
         // The three sources' codes: bits 32..40, 41..49, 50..58.
-        let runs: Vec<(u32, u32)> = p.keys.iter().map(|k| (k.lo(), k.mask())).collect();
+        let runs: Vec<(u32, u64)> = p.keys.iter().map(|k| (k.lo(), k.mask())).collect();
         assert_eq!(runs, [(32, 0x1ff), (41, 0x1ff), (50, 0x1ff)], "{p:?}");
         assert_eq!((f.more_len, p.always), (0, 0), "no side list: {p:?}");
     }

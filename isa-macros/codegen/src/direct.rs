@@ -289,7 +289,7 @@ impl<'a> Builder<'a> {
     /// `value` (`both`): the run's free bits' subsets, at most
     /// 2^[`Key::MAX_BITS`].
     fn indices(k: &Key, (fixed, value): (u64, u64)) -> impl Iterator<Item = usize> {
-        let (lo, mask) = (k.lo(), k.mask() as u64);
+        let (lo, mask) = (k.lo(), k.mask());
         let free = mask & !(fixed >> lo);
         let base = (value >> lo) & mask & !free;
         let mut next = Some(0u64);

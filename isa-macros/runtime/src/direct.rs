@@ -241,19 +241,27 @@ impl Key {
         Some(Key((64 - lo - width) | (64 - width) << 6 | at << 12))
     }
 
-    /// The first bit of its run.
+    /// The first bit of its run (0 for a key whose shifts do not fit
+    /// together, which [`Key::new`] never makes).
     pub const fn lo(self) -> u32 {
-        64 - (self.0 & 63) - self.width()
+        64u32.saturating_sub(self.0 & 63).saturating_sub(self.width())
     }
 
-    /// The bits of its run.
+    /// The bits of its run: 1 to 64, as the key's shifts read it (at most
+    /// [`Key::MAX_BITS`] in a key [`Key::new`] made).
     pub const fn width(self) -> u32 {
         64 - (self.0 >> 6 & 63)
     }
 
     /// The largest value of its run: its verdicts are `mask() + 1` bytes.
-    pub const fn mask(self) -> u32 {
-        (1 << self.width()) - 1
+    pub const fn mask(self) -> u64 {
+        u64::MAX >> (self.0 >> 6 & 63)
+    }
+
+    /// Whether its shifts read a run [`Key::new`] could have made: at
+    /// most [`Key::MAX_BITS`] bits, within the first 64.
+    pub const fn fits(self) -> bool {
+        self.width() <= Key::MAX_BITS && (self.0 & 63) + self.width() <= 64
     }
 
     /// Where its verdicts start.
@@ -283,7 +291,9 @@ impl Key {
     #[inline(always)]
     unsafe fn verdict_in<const TRUSTED: bool>(&self, verdicts: &[u8], word: u64) -> u8 {
         let run = word.wrapping_shl(self.0).wrapping_shr(self.0 >> 6);
-        let i = (self.0 >> 12) as usize + run as usize;
+        // Wrapping: a key no builder makes may read a run of 64 bits, which
+        // an unchecked table then finds past its end rather than panic.
+        let i = ((self.0 >> 12) as usize).wrapping_add(run as usize);
         // SAFETY: the caller's.
         unsafe { load::<u8, TRUSTED>(verdicts, i) }.copied().unwrap_or(Key::INVALID)
     }
@@ -742,9 +752,9 @@ impl DirectTables {
             false => (e as u16 as usize) < probes && ((e >> 16) as u16 as usize) < probes,
         };
         let keys = |p: &Probe| {
-            p.keys
-                .iter()
-                .all(|k| (k.at() as usize).checked_add(k.mask() as usize).is_some_and(|i| i < self.verdicts.len()))
+            p.keys.iter().all(|k| {
+                k.fits() && (k.at() as usize).checked_add(k.mask() as usize).is_some_and(|i| i < self.verdicts.len())
+            })
         };
         let within = |at: usize, len: usize, of: usize| at.checked_add(len).is_some_and(|end| end <= of);
         let bitmap = |at: u32, bits: u32| within(at as usize, (1usize << bits).div_ceil(64), self.bitmaps.len());
@@ -1127,6 +1137,9 @@ mod tests {
             assert_eq!(Key::UNUSED.verdict(&verdicts, word), 0, "byte 0 or 1 of {word:#x}");
         }
         assert_eq!(Key::new(63, 1, 0), Some(Key::UNUSED));
+        assert!(Key::UNUSED.fits() && k.fits());
+        assert_eq!((Key(0).width(), Key(0).mask(), Key(0).lo()), (64, u64::MAX, 0), "read without a panic");
+        assert_eq!(Key(2 << 12).verdict(&verdicts, 1 << 40), Key::INVALID, "a 64-bit run past the table, no panic");
         let top = Key::new(52, 12, Key::MAX_AT).expect("the top twelve bits");
         assert_eq!((top.lo(), top.width(), top.at()), (52, 12, Key::MAX_AT));
         assert_eq!(Key::new(0, 1, 3).and_then(|k| k.with_at(9)), Key::new(0, 1, 9));
@@ -1322,6 +1335,15 @@ mod tests {
         probes[2].keys[1] = key(0, 2, 9);
         let bad = with(table().entries, Box::leak(probes.into_boxed_slice()), table().root);
         assert!(!bad.valid(), "verdicts past their table");
+        // Keys no builder makes: a run of 64 bits (its value any index at
+        // all), of 13, and shifts that do not fit together (two bits, the
+        // first shift dropping all but one; its verdicts within the table).
+        for raw in [0, 51 << 6, 63 | 62 << 6] {
+            let mut probes = table().probes.to_vec();
+            probes[2].keys[1] = Key(raw);
+            let bad = with(table().entries, Box::leak(probes.into_boxed_slice()), table().root);
+            assert!(!bad.valid(), "key {raw:#x}");
+        }
         let bad = with(table().entries, table().probes, Direct::node(28, 5, 0));
         assert!(!bad.valid(), "a root of 32 children in a tree of 16");
         let mut more = table().more.to_vec();
