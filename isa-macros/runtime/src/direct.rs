@@ -258,10 +258,11 @@ impl Key {
         u64::MAX >> (self.0 >> 6 & 63)
     }
 
-    /// Whether its shifts read a run [`Key::new`] could have made: at
-    /// most [`Key::MAX_BITS`] bits, within the first 64.
-    pub const fn fits(self) -> bool {
-        self.width() <= Key::MAX_BITS && (self.0 & 63) + self.width() <= 64
+    /// Whether its shifts read a run [`Key::new`] could have made (at
+    /// most [`Key::MAX_BITS`] bits, within the first 64): it is the key
+    /// `new` makes of its own run.
+    pub fn fits(self) -> bool {
+        Key::new(self.lo(), self.width(), self.at()) == Some(self)
     }
 
     /// Where its verdicts start.
