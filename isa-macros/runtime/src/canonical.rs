@@ -966,7 +966,11 @@ fn hex(s: &[u8]) -> Option<(i128, usize)> {
     if n == 0 || n > 32 {
         return None;
     }
-    let v = u128::from_str_radix(std::str::from_utf8(&s[..n]).ok()?, 16).ok()?;
+    // A digit's value is its low four bits, plus nine for a letter (bit 6
+    // set, either case); 32 digits fill the 128 bits exactly. The digits
+    // were checked already, so they need no second check as text and no
+    // parse through the standard library.
+    let v = s[..n].iter().fold(0u128, |v, &b| v << 4 | ((b & 15) + 9 * (b >> 6)) as u128);
     Some((v as i128, n))
 }
 
@@ -1031,5 +1035,33 @@ mod tests {
         assert_eq!(float(b"2.000000", 64), Some((0x4000_0000_0000_0000, 8)));
         assert_eq!(float(b"0x7fc00000", 32), Some((0x7fc0_0000, 10)));
         assert_eq!(float(b".5", 32), None);
+    }
+
+    /// The digits' own arithmetic reads what the standard library's parse
+    /// does: both cases, leading zeros, up to 32 digits (the top bit set
+    /// too), and stops at the first byte that is not a digit.
+    #[test]
+    fn hex_digits_read_as_the_standard_parse() {
+        let mut rng = crate::TestRng::new(3);
+        const DIGITS: &[u8] = b"0123456789abcdefABCDEF";
+        for _ in 0..20_000 {
+            let n = (rng.next_u64() % 34) as usize;
+            let mut s: Vec<u8> = (0..n).map(|_| DIGITS[(rng.next_u64() % DIGITS.len() as u64) as usize]).collect();
+            if rng.next_u64().is_multiple_of(2) {
+                s.extend_from_slice(b", v1");
+            }
+            let digits = s.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+            let want = match digits {
+                1..=32 => {
+                    let text = std::str::from_utf8(&s[..digits]).unwrap();
+                    Some((u128::from_str_radix(text, 16).unwrap() as i128, digits))
+                }
+                _ => None,
+            };
+            assert_eq!(hex(&s), want, "{}", String::from_utf8_lossy(&s));
+        }
+        assert_eq!(hex(b"FfFfFfFfFfFfFfFfFfFfFfFfFfFfFfFf"), Some((-1, 32)));
+        assert_eq!(hex(b"00000000000000000000000000000000a"), None);
+        assert_eq!(hex(b"0x9"), Some((0, 1)));
     }
 }
