@@ -1059,6 +1059,10 @@ mod tests {
         Key::new(lo, width, at).expect("a key that fits")
     }
 
+    const fn lens(then: u8, otherwise: u8) -> u8 {
+        Probe::lens(then, otherwise).expect("lengths that fit")
+    }
+
     /// A probe of leaf `leaf` with `keys`, 4 bytes long; `always` when it
     /// has further parts.
     const fn probe(leaf: u16, keys: [Key; 3], always: bool) -> Probe {
@@ -1067,7 +1071,7 @@ mod tests {
             value: 0x1000_0000,
             keys,
             leaf,
-            lens: 4 | 4 << 4,
+            lens: lens(4, 4),
             always: if always { Key::ASKS } else { 0 },
         }
     }
@@ -1094,7 +1098,7 @@ mod tests {
             // 16 all be set (its further part).
             probe(7, [key(0, 1, 2), key(4, 2, 4), U], true),
             // Leaf 9: 8 bytes when bits 8..10 are 3 (at 8), else 4.
-            Probe { lens: 8 | 4 << 4, ..probe(9, [key(8, 2, 8), U, U], false) },
+            Probe { lens: lens(8, 4), ..probe(9, [key(8, 2, 8), U, U], false) },
         ];
         static FURTHER: [Further; 3] = [Further::NONE, Further { more_len: 1, ..Further::NONE }, Further::NONE];
         static VERDICTS: [u8; 12] = [0, 0, F, 0, 0, 0, 0, I, O, O, O, 0];
