@@ -174,6 +174,10 @@ fn a_flag_written_twice_is_named() {
         IR3.assemble("(ul)(rpt3)(ss)add.f r0.x, r0.y, r0.z", 600),
         IR3.assemble("(ss)(rpt3)(ul)add.f r0.x, r0.y, r0.z", 600)
     );
+    // A nop count among the flags: written twice, or refused where it stands.
+    assert_eq!(refusal(&IR3, "(nop2)(sy)(nop2) add.f r0.x, r0.y, r0.z", 600), (11, "`(nop2)` is written twice".into()));
+    let nop = "9 does not fit NOP in `(nop{NOP})` (range 0..=3)";
+    assert_eq!(refusal(&IR3, "(sy)(nop9)(ss) add.f r0.x, r0.y, r0.z", 600), (9, nop.into()));
     // GCN's cache flags, named where the flag's own text starts (llvm-mc:
     // "duplicate cache policy modifier" at the same column).
     let text = "buffer_load_dword v1, off, s[0:3], 0 glc glc";

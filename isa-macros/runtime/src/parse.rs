@@ -578,6 +578,16 @@ impl<'a> Parser<'a> {
         let Some(&step) = path.last() else { return false };
         let leaf = &self.isa.leaves[step.leaf as usize];
         match *first {
+            // Text wrapping a field that starts a run (`(nop{NOP})(ss)`).
+            Tok::Lit(_)
+                if let Some(&Tok::Field(i)) = rest.first()
+                    && let Some(listed) = self.listed.map(|l| l.of(step.leaf, step.case))
+                    && i < 64
+                    && listed >> i & 1 == 1
+                    && let Some(run) = Run::starting(listed, toks) =>
+            {
+                self.run(path, run, pos, st, k)
+            }
             Tok::Lit(s) => match self.lit(pos, s) {
                 Some(p) => {
                     // `v[8]` for `v8`, after a name the spec lists.
@@ -640,7 +650,7 @@ impl<'a> Parser<'a> {
                     false
                 }
             },
-            Tok::Field(i) => match self.listed.and_then(|l| Run::starting(l.of(step.leaf, step.case), i, rest)) {
+            Tok::Field(i) => match self.listed.and_then(|l| Run::starting(l.of(step.leaf, step.case), toks)) {
                 Some(run) => self.run(path, run, pos, st, k),
                 None => self.field(path, i, rest, pos, st, k, Written::Plainly),
             },
@@ -680,8 +690,17 @@ impl<'a> Parser<'a> {
         }
         st.restore(snap);
         match stopped {
-            Some(at) if !(0..run.len as usize).any(|j| self.written_at(path, run.fields[j], at, st)) => false,
+            Some(at) if !(0..run.len as usize).any(|j| self.element_at(path, run, j, at, st)) => false,
             _ => self.any_order(path, run, pos, st, k),
+        }
+    }
+
+    /// Whether field `j` of `run` is written at `pos`: its wrapping's
+    /// opening text is there, or, for a field alone, [`Parser::written_at`].
+    fn element_at(&mut self, path: &mut Vec<Step>, run: Run, j: usize, pos: usize, st: &mut St) -> bool {
+        match run.wrap(j) {
+            None => self.written_at(path, run.field(j), pos, st),
+            Some((lead, _)) => self.lit(pos, lead).is_some(),
         }
     }
 
@@ -720,7 +739,7 @@ impl<'a> Parser<'a> {
 
     /// Reads the fields of `run` from its `j`th on in the template's order,
     /// then the rest of its template, noting in `stopped` the furthest place the run's fields
-    /// were all read to.
+    /// were all read to, or a wrapped one was not written at.
     #[allow(clippy::too_many_arguments)]
     fn in_order(
         &mut self,
@@ -734,12 +753,74 @@ impl<'a> Parser<'a> {
     ) -> bool {
         if j == run.len as usize {
             *stopped = (*stopped).max(Some(pos));
-            return self.seq(path, run.rest, pos, st, k);
+            return self.after_run(path, run, pos, st, k);
+        }
+        // A wrapped field not written here stops the order here too (most
+        // lines, read by a template that writes `(nop{NOP})`, have none).
+        if let Some((lead, _)) = run.wrap(j)
+            && self.lit(pos, lead).is_none()
+        {
+            *stopped = (*stopped).max(Some(pos));
+            self.fail_expected(pos, lead);
+            return false;
         }
         let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
             p.in_order(path, run, j + 1, q, st, &mut *k, &mut *stopped)
         };
-        self.field(path, run.fields[j], &[], pos, st, &mut then, Written::Plainly)
+        self.element(path, run, j, pos, st, &mut then, Written::Plainly)
+    }
+
+    /// Reads field `j` of `run` at `pos` as `written` says, with the text
+    /// wrapping it (`(nop` and `)` of `(nop{NOP})`), then `k`.
+    #[allow(clippy::too_many_arguments)]
+    fn element(
+        &mut self,
+        path: &mut Vec<Step>,
+        run: Run,
+        j: usize,
+        pos: usize,
+        st: &mut St,
+        k: Cont<'_, 'a>,
+        written: Written,
+    ) -> bool {
+        let Some((lead, trail)) = run.wrap(j) else {
+            return self.field(path, run.field(j), &[], pos, st, k, written);
+        };
+        // Its text is written with it, or not at all: a field wrapped so
+        // has no empty reading (its value is the wrapping's point).
+        if written == Written::Nowhere {
+            return false;
+        }
+        let Some(p) = self.lit(pos, lead) else {
+            self.fail_expected(pos, lead);
+            return false;
+        };
+        let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
+            match p.lit(q, trail) {
+                Some(r) => k(p, path, r, st),
+                None => {
+                    p.fail_expected(q, trail);
+                    false
+                }
+            }
+        };
+        self.field(path, run.field(j), &[], p, st, &mut then, written)
+    }
+
+    /// Reads the text the template writes after `run` (see [`Run::then`]),
+    /// then the rest of its template.
+    fn after_run(&mut self, path: &mut Vec<Step>, run: Run, pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
+        let then = run.then();
+        if then.is_empty() {
+            return self.seq(path, run.rest(), pos, st, k);
+        }
+        match self.lit(pos, then) {
+            Some(p) => self.seq(path, run.rest(), p, st, k),
+            None => {
+                self.fail_expected(pos, then.trim());
+                false
+            }
+        }
     }
 
     /// Reads the fields of `run` not read yet in any order from `pos`, then
@@ -752,14 +833,14 @@ impl<'a> Parser<'a> {
             if left & 1 << j == 0 {
                 continue;
             }
-            if !self.written_at(path, run.fields[j as usize], pos, st) {
+            if !self.element_at(path, run, j as usize, pos, st) {
                 continue;
             }
             let snap = st.save();
             let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
                 q > pos && p.any_order(path, run.read(j as usize, (pos, q)), q, st, &mut *k)
             };
-            if self.field(path, run.fields[j as usize], &[], pos, st, &mut then, Written::Somewhere) {
+            if self.element(path, run, j as usize, pos, st, &mut then, Written::Somewhere) {
                 return true;
             }
             st.restore(snap);
@@ -785,13 +866,13 @@ impl<'a> Parser<'a> {
     /// at `pos`), then the rest of its template.
     fn unwritten(&mut self, path: &mut Vec<Step>, run: Run, pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
         if run.left == 0 {
-            return self.seq(path, run.rest, pos, st, k);
+            return self.after_run(path, run, pos, st, k);
         }
         let j = run.left.trailing_zeros();
         let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
             q == pos && p.unwritten(path, run.read(j as usize, (pos, q)), q, st, &mut *k)
         };
-        self.field(path, run.fields[j as usize], &[], pos, st, &mut then, Written::Nowhere)
+        self.element(path, run, j as usize, pos, st, &mut then, Written::Nowhere)
     }
 
     /// Reads field `i` of the leaf at the end of `path` at `pos`, then `rest`.
