@@ -174,6 +174,8 @@ fn a_flag_written_twice_is_named() {
         IR3.assemble("(ul)(rpt3)(ss)add.f r0.x, r0.y, r0.z", 600),
         IR3.assemble("(ss)(rpt3)(ul)add.f r0.x, r0.y, r0.z", 600)
     );
+    // Named where it is written again, white space between them or not.
+    assert_eq!(refusal(&IR3, "(sy) (ss) (sy) add.f r0.x, r0.y, r0.z", 600), (11, "`(sy)` is written twice".into()));
     // A nop count among the flags: written twice, or refused where it stands.
     assert_eq!(refusal(&IR3, "(nop2)(sy)(nop2) add.f r0.x, r0.y, r0.z", 600), (11, "`(nop2)` is written twice".into()));
     let nop = "9 does not fit NOP in `(nop{NOP})` (range 0..=3)";

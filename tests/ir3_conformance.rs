@@ -96,8 +96,9 @@ fn an_assembler_assembles_every_vector_exactly() {
 }
 
 /// Mesa's assembler reads the flags before a mnemonic in any order (its
-/// grammar's `iflags` is any sequence of `iflag`): every record written with
-/// two flags or more assembles to its word with them in every order, by the
+/// grammar's `iflags` is any sequence of `iflag`, its lexer's tokens, white
+/// space between them or not): every record written with two flags or more
+/// assembles to its word with them in every order, spaced or not, by the
 /// general assembler and by an `Assembler`.
 #[test]
 fn flags_in_any_order_assemble_to_the_same_word() {
@@ -112,63 +113,69 @@ fn flags_in_any_order_assemble_to_the_same_word() {
         let word = u64::from_str_radix(&r.hex, 16).expect("hex word") as u128;
         let mut asm = ISA.assembler(r.generation, 0);
         for order in permutations(flags.len()) {
-            let text: String = order.iter().map(|&i| flags[i]).chain([rest]).collect();
-            checked += 1;
-            for (how, got) in [("general", ISA.assemble(&text, r.generation)), ("assembler", asm.assemble(&text))] {
-                if !matches!(got, Ok((bits, 64)) if bits == word) {
-                    failures.push(format!("idx {} `{text}` ({how}): {got:x?}, want {}", r.idx, r.hex));
+            // As the disassembler writes them, and with white space between
+            // them and before the rest, which Mesa's lexer skips.
+            let written: Vec<&str> = order.iter().map(|&i| flags[i]).collect();
+            for text in [written.concat() + rest, written.join(" ") + " " + rest] {
+                checked += 1;
+                for (how, got) in [("general", ISA.assemble(&text, r.generation)), ("assembler", asm.assemble(&text))] {
+                    if !matches!(got, Ok((bits, 64)) if bits == word) {
+                        failures.push(format!("idx {} `{text}` ({how}): {got:x?}, want {}", r.idx, r.hex));
+                    }
                 }
             }
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    // (sy)(ss)(jp) six ways, (eolm)(eogm) and (ss)(eostsc) two each.
-    assert_eq!(checked, 10);
+    // (sy)(ss)(jp) six ways, (eolm)(eogm) and (ss)(eostsc) two each; with
+    // and without spaces.
+    assert_eq!(checked, 10 * 2);
 }
 
 /// Mesa's parser reads a cat2/cat3 instruction's `(nopN)` among its other
 /// flags too (`iflag` includes it), though the disassembler writes it after
-/// them and before a space. Every record written with `(nopN)`, given
-/// `(sy)` and `(ss)` as well, assembles to its word with the bits of those
-/// two set (bit 60 and bit 44 of every cat2/cat3 word in Mesa's ir3 isaspec,
-/// as the research notes give them) whatever the order of the three, and
-/// prints with them in the disassembler's order.
+/// them and before a space, and reads flags as tokens, white space between
+/// them or not. Every record written with `(nopN)`, given `(sy)`, `(ss)` and
+/// `(ul)` as well, assembles to its word with the bits of those set (bits 60,
+/// 44 and 45 of every cat2/cat3 word in Mesa's ir3 isaspec, as the research
+/// notes give them) whatever the order of the four and with or without
+/// spaces between them, and prints with them in the disassembler's order.
 #[test]
 fn nop_counts_are_read_among_the_flags_in_any_order() {
     const SY: u128 = 1 << 60;
     const SS: u128 = 1 << 44;
+    const UL: u128 = 1 << 45;
     let mut checked = 0;
     let mut failures = Vec::new();
     for r in records() {
         let Some((nop, rest)) = r.asm.split_once(") ").filter(|(nop, _)| nop.starts_with("(nop")) else { continue };
         let nop = format!("{nop})");
         let word = u64::from_str_radix(&r.hex, 16).expect("hex word") as u128;
-        assert!(
-            matches!(word >> 61, 2 | 3) && word & (SY | SS) == 0,
-            "idx {}: a cat2/cat3 word without (sy)(ss)",
-            r.idx
-        );
-        let want = word | SY | SS;
+        assert!(matches!(word >> 61, 2 | 3) && word & (SY | SS | UL) == 0, "idx {}: cat2/cat3, no (sy)(ss)(ul)", r.idx);
+        let want = word | SY | SS | UL;
         let mut asm = ISA.assembler(r.generation, 0);
-        let flags = ["(sy)", "(ss)", nop.as_str()];
-        for order in permutations(3) {
-            let text = format!("{} {rest}", order.iter().map(|&i| flags[i]).collect::<String>());
-            checked += 1;
-            for (how, got) in [("general", ISA.assemble(&text, r.generation)), ("assembler", asm.assemble(&text))] {
-                if !matches!(got, Ok((bits, 64)) if bits == want) {
-                    failures.push(format!("idx {} `{text}` ({how}): {got:x?}, want {want:016x}", r.idx));
+        let flags = ["(sy)", "(ss)", nop.as_str(), "(ul)"];
+        for order in permutations(flags.len()) {
+            for between in ["", " "] {
+                let written: Vec<&str> = order.iter().map(|&i| flags[i]).collect();
+                let text = format!("{} {rest}", written.join(between));
+                checked += 1;
+                for (how, got) in [("general", ISA.assemble(&text, r.generation)), ("assembler", asm.assemble(&text))] {
+                    if !matches!(got, Ok((bits, 64)) if bits == want) {
+                        failures.push(format!("idx {} `{text}` ({how}): {got:x?}, want {want:016x}", r.idx));
+                    }
                 }
             }
         }
         let printed =
             ISA.decode_bytes(&(want as u64).to_le_bytes(), r.generation).map(|(i, _)| ISA.print(&i, r.generation));
-        if printed.as_deref() != Ok(format!("(sy)(ss){}", r.asm).as_str()) {
+        if printed.as_deref() != Ok(format!("(sy)(ss){nop} (ul){rest}").as_str()) {
             failures.push(format!("idx {} {want:016x} prints {printed:?}", r.idx));
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    // 18 records with `(nopN)`, six orders each.
-    assert_eq!(checked, 18 * 6);
+    // 18 records with `(nopN)`, 24 orders each, with and without spaces.
+    assert_eq!(checked, 18 * 24 * 2);
 }
 
 /// Every order of `0..n`.

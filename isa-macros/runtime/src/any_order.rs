@@ -56,8 +56,9 @@ pub(crate) fn listed(isa: &Isa) -> Option<&'static Listed> {
 /// text just before it (with no white space) and after it up to white space
 /// or the next field: ir3's `(nop{NOP})` among its flags, which Mesa's parser
 /// reads in any order with them (`(nop2)(sy)`). The wrapping is read with
-/// the field wherever it stands; text the template writes after the run's
-/// last wrapping (the space of `(nop{NOP}) {UL}`) is read before `rest`.
+/// the field wherever it stands. White space alone between two fields is a
+/// gap in the run (the space of `(nop{NOP}) {UL}`); after its last field,
+/// it is read before `rest`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Run {
     /// The template from the run's start.
@@ -107,28 +108,32 @@ impl Run {
         };
         let mut at = 0;
         while (run.len as usize) < Run::MAX && at + 3 < u8::MAX as usize {
+            let Some((field_at, cut)) = element(&toks[at..], &is_listed) else { break };
             let n = run.len as usize;
-            match toks[at..] {
-                [Tok::Field(j), ..] if is_listed(j) => {
-                    run.at[n] = at as u8;
-                    at += 1;
-                }
-                [Tok::Lit(lead), Tok::Field(j), Tok::Lit(after), ..]
-                    if is_listed(j) && wraps(lead) && after.starts_with(|c: char| !c.is_whitespace()) =>
-                {
-                    let cut = after.find(char::is_whitespace).unwrap_or(after.len());
-                    let Ok(cut) = u8::try_from(cut) else { break };
-                    run.at[n] = at as u8 + 1;
-                    run.cut[n] = cut;
-                    run.wrapped |= 1 << n;
-                    at += 3;
-                }
-                _ => break,
-            }
+            run.at[n] = (at + field_at) as u8;
             run.len += 1;
-            // White space after a wrapping ends the run.
-            if !run.then().is_empty() {
-                break;
+            at += field_at + 1;
+            if let Some(cut) = cut {
+                run.cut[n] = cut;
+                run.wrapped |= 1 << n;
+                at += 1;
+            }
+            // White space alone before another field of the run is a gap
+            // in it (ir3's `(nop{NOP}) {UL}`); before anything else, it ends
+            // the run.
+            let more = (run.len as usize) < Run::MAX;
+            let then = run.then();
+            if !then.is_empty() {
+                if !(more && then.trim().is_empty() && element(&toks[at..], &is_listed).is_some()) {
+                    break;
+                }
+            } else if let [Tok::Lit(gap), ..] = toks[at..]
+                && more
+                && !gap.is_empty()
+                && gap.trim().is_empty()
+                && element(&toks[at + 1..], &is_listed).is_some()
+            {
+                at += 1;
             }
         }
         run.end = at as u8;
@@ -183,6 +188,22 @@ impl Run {
     }
 }
 
+/// The field of a run that `toks` start with, if any: the index of its
+/// token, and for one wrapped in text (see [`Run`]) how many bytes of the
+/// text after it close the wrapping.
+fn element(toks: &[Tok], is_listed: &impl Fn(u16) -> bool) -> Option<(usize, Option<u8>)> {
+    match *toks {
+        [Tok::Field(j), ..] if is_listed(j) => Some((0, None)),
+        [Tok::Lit(lead), Tok::Field(j), Tok::Lit(after), ..]
+            if is_listed(j) && wraps(lead) && after.starts_with(|c: char| !c.is_whitespace()) =>
+        {
+            let cut = after.find(char::is_whitespace).unwrap_or(after.len());
+            Some((1, Some(u8::try_from(cut).ok()?)))
+        }
+        _ => None,
+    }
+}
+
 /// Whether template text `lead` may open a field's wrapping in a run: not
 /// empty, and no white space (which would let it start anywhere).
 fn wraps(lead: &str) -> bool {
@@ -224,10 +245,15 @@ mod tests {
             [Tok::Field(0), Tok::Field(1), Tok::Lit("(nop"), Tok::Field(2), Tok::Lit(") "), Tok::Field(3), Tok::Name];
         let toks: &'static [Tok] = &TOKS;
         let run = Run::starting(0b1111, toks).unwrap();
-        assert_eq!(fields(&run), [0, 1, 2]);
-        assert_eq!((run.wrap(0), run.wrap(1), run.wrap(2)), (None, None, Some(("(nop", ")"))));
-        // The space after the wrapping ends the run; it is read before the rest.
-        assert_eq!((run.then(), run.rest()), (" ", &toks[5..]));
+        assert_eq!(fields(&run), [0, 1, 2, 3]);
+        assert_eq!((run.wrap(0), run.wrap(1), run.wrap(2), run.wrap(3)), (None, None, Some(("(nop", ")")), None));
+        // The space after the wrapping is a gap in the run, `{UL}` after it
+        // listed too.
+        assert_eq!((run.then(), run.rest()), ("", &toks[6..]));
+        // With `{UL}` not listed, the space ends the run; it is read before
+        // the rest.
+        let run = Run::starting(0b0111, toks).unwrap();
+        assert_eq!((fields(&run), run.then(), run.rest()), (vec![0, 1, 2], " ", &toks[5..]));
         // A wrapped field may start a run, and a wrapping without white
         // space after it goes on to the next field.
         static GLUED: [Tok; 5] = [Tok::Lit("(nop"), Tok::Field(2), Tok::Lit(")"), Tok::Field(0), Tok::Name];
@@ -238,6 +264,10 @@ mod tests {
         // nor does a field that is not listed take part.
         static SPACED: [Tok; 4] = [Tok::Field(0), Tok::Lit(" (nop"), Tok::Field(2), Tok::Lit(")")];
         assert_eq!(Run::starting(0b0101, &SPACED), None);
+        // White space alone between two fields of the run is a gap in it.
+        static GAP: [Tok; 4] = [Tok::Field(0), Tok::Lit(" "), Tok::Field(1), Tok::Name];
+        let run = Run::starting(0b11, &GAP).unwrap();
+        assert_eq!((fields(&run), run.rest()), (vec![0, 1], &GAP[3..]));
         let unwrapped = Run::starting(0b1011, &TOKS).unwrap();
         assert_eq!((fields(&unwrapped), unwrapped.rest()), (vec![0, 1], &TOKS[2..]));
     }

@@ -690,18 +690,30 @@ impl<'a> Parser<'a> {
         }
         st.restore(snap);
         match stopped {
-            Some(at) if !(0..run.len as usize).any(|j| self.element_at(path, run, j, at, st)) => false,
+            Some(at) if !(0..run.len as usize).any(|j| self.element_at(path, run, j, at, st).is_some()) => false,
             _ => self.any_order(path, run, pos, st, k),
         }
     }
 
-    /// Whether field `j` of `run` is written at `pos`: its wrapping's
-    /// opening text is there, or, for a field alone, [`Parser::written_at`].
-    fn element_at(&mut self, path: &mut Vec<Step>, run: Run, j: usize, pos: usize, st: &mut St) -> bool {
-        match run.wrap(j) {
-            None => self.written_at(path, run.field(j), pos, st),
-            Some((lead, _)) => self.lit(pos, lead).is_some(),
+    /// Where field `j` of `run` is written, at `pos` or after white space
+    /// there (Mesa's parser reads flags as tokens, white space between them
+    /// or not: `(sy) (ss)add.f`): its wrapping's opening text is there, or,
+    /// for a field alone, [`Parser::written_at`] says so.
+    fn element_at(&mut self, path: &mut Vec<Step>, run: Run, j: usize, pos: usize, st: &mut St) -> Option<usize> {
+        let mut at = |p: &mut Parser<'a>, q: usize| match run.wrap(j) {
+            None => p.written_at(path, run.field(j), q, st),
+            Some((lead, _)) => p.lit(q, lead).is_some(),
+        };
+        if at(self, pos) {
+            return Some(pos);
         }
+        let q = self.gap(pos);
+        (q > pos && at(self, q)).then_some(q)
+    }
+
+    /// Where white space at `pos` ends.
+    fn gap(&self, pos: usize) -> usize {
+        pos + self.rest(pos).len() - self.rest(pos).trim_start().len()
     }
 
     /// Whether field `i` of the leaf at the end of `path` reads some text
@@ -755,14 +767,21 @@ impl<'a> Parser<'a> {
             *stopped = (*stopped).max(Some(pos));
             return self.after_run(path, run, pos, st, k);
         }
-        // A wrapped field not written here stops the order here too (most
-        // lines, read by a template that writes `(nop{NOP})`, have none).
-        if let Some((lead, _)) = run.wrap(j)
-            && self.lit(pos, lead).is_none()
-        {
-            *stopped = (*stopped).max(Some(pos));
-            self.fail_expected(pos, lead);
-            return false;
+        // A field written after white space is read there; a wrapped field
+        // not written stops the order here (most lines, read by a template
+        // that writes `(nop{NOP})`, have none).
+        let mut pos = pos;
+        if run.wrap(j).is_some() || self.rest(pos).starts_with(char::is_whitespace) {
+            match self.element_at(path, run, j, pos, st) {
+                Some(q) => pos = q,
+                None => {
+                    if let Some((lead, _)) = run.wrap(j) {
+                        *stopped = (*stopped).max(Some(pos));
+                        self.fail_expected(pos, lead);
+                        return false;
+                    }
+                }
+            }
         }
         let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
             p.in_order(path, run, j + 1, q, st, &mut *k, &mut *stopped)
@@ -812,6 +831,11 @@ impl<'a> Parser<'a> {
     fn after_run(&mut self, path: &mut Vec<Step>, run: Run, pos: usize, st: &mut St, k: Cont<'_, 'a>) -> bool {
         let then = run.then();
         if then.is_empty() {
+            // White space after the run, before the mnemonic (`(sy) add.f`).
+            let pos = match run.rest().first() {
+                Some(Tok::Name) => self.gap(pos),
+                _ => pos,
+            };
             return self.seq(path, run.rest(), pos, st, k);
         }
         match self.lit(pos, then) {
@@ -833,14 +857,12 @@ impl<'a> Parser<'a> {
             if left & 1 << j == 0 {
                 continue;
             }
-            if !self.element_at(path, run, j as usize, pos, st) {
-                continue;
-            }
+            let Some(at) = self.element_at(path, run, j as usize, pos, st) else { continue };
             let snap = st.save();
             let mut then = |p: &mut Parser<'a>, path: &mut Vec<Step>, q: usize, st: &mut St| -> bool {
-                q > pos && p.any_order(path, run.read(j as usize, (pos, q)), q, st, &mut *k)
+                q > at && p.any_order(path, run.read(j as usize, (at, q)), q, st, &mut *k)
             };
-            if self.element(path, run, j as usize, pos, st, &mut then, Written::Somewhere) {
+            if self.element(path, run, j as usize, at, st, &mut then, Written::Somewhere) {
                 return true;
             }
             st.restore(snap);
@@ -850,14 +872,14 @@ impl<'a> Parser<'a> {
         let again = (0..run.len as usize).filter(|&j| left & 1 << j == 0).find_map(|j| {
             let (a, b) = run.spans[j];
             let written = self.text.get(a as usize..b as usize)?;
-            (!written.is_empty() && self.rest(pos).starts_with(written)).then_some(written)
+            let word = written.trim_start();
+            (!word.is_empty() && self.rest(pos).trim_start().starts_with(word)).then_some(word)
         });
-        if let Some(written) = again {
+        if let Some(word) = again {
             // Where its own text starts (GCN's ` glc` after its space), and
             // over what reading on from there says (`unexpected glc`), as
             // a rule broken says why a reading that fit was refused.
-            let word = written.trim_start();
-            self.fail_rule(pos + written.len() - word.len(), format!("`{word}` is written twice"));
+            self.fail_rule(self.gap(pos), format!("`{word}` is written twice"));
         }
         self.unwritten(path, run, pos, st, k)
     }
