@@ -579,12 +579,10 @@ impl<'a> Parser<'a> {
         let leaf = &self.isa.leaves[step.leaf as usize];
         match *first {
             // Text wrapping a field that starts a run (`(nop{NOP})(ss)`).
+            // (`Run::starting` asks whether the field is listed.)
             Tok::Lit(_)
-                if let Some(&Tok::Field(i)) = rest.first()
-                    && let Some(listed) = self.listed.map(|l| l.of(step.leaf, step.case))
-                    && i < 64
-                    && listed >> i & 1 == 1
-                    && let Some(run) = Run::starting(listed, toks) =>
+                if let Some(Tok::Field(_)) = rest.first()
+                    && let Some(run) = self.listed.and_then(|l| Run::starting(l.of(step.leaf, step.case), toks)) =>
             {
                 self.run(path, run, pos, st, k)
             }
