@@ -142,7 +142,7 @@ fn keys(enums: &[Enum], case: &Case, display: &[Tok]) -> Option<Vec<&'static str
         Tok::Lit(s) => Some(*s),
         _ => None,
     });
-    let mut best = lits.filter_map(longest_run).max_by_key(|r| r.len()).map(|r| vec![r]);
+    let mut best = first_longest(lits.filter_map(longest_run)).map(|r| vec![r]);
     for t in display {
         let Tok::Field(i) = *t else { continue };
         let Some(Ty::Enum(e)) = case.fields.get(i as usize).map(|f| f.ty) else { continue };
@@ -163,7 +163,18 @@ fn keys(enums: &[Enum], case: &Case, display: &[Tok]) -> Option<Vec<&'static str
 /// assembler reads as written (spaces may stretch and, with optional
 /// commas, commas come and go).
 fn longest_run(text: &'static str) -> Option<&'static str> {
-    text.split([' ', ',']).filter(|r| !r.is_empty()).max_by_key(|r| r.len())
+    first_longest(text.split([' ', ',']).filter(|r| !r.is_empty()))
+}
+
+/// The first of the longest of `runs`: of runs as long, the one nearer the
+/// template's start, where its name-like text is (ir3's `mova` rather than
+/// the `a0.x` after it, which every relative operand prints, and which made
+/// each line with one a candidate for every `mov`).
+fn first_longest(runs: impl Iterator<Item = &'static str>) -> Option<&'static str> {
+    runs.fold(None, |best, r| match best {
+        Some(b) if b.len() >= r.len() => Some(b),
+        _ => Some(r),
+    })
 }
 
 /// A letter, digit or `_`: what a name or a number is made of.
@@ -231,6 +242,14 @@ mod tests {
         // The longest run between spaces and commas of the literal text.
         let mov: &'static [Tok] = &[Tok::Field(2), Tok::Lit("mov.u32 r"), Tok::Field(2), Tok::Lit(", a0.x")];
         assert_eq!(keys(&enums, &case(mov, &FIELDS), mov), Some(vec!["mov.u32"]));
+        // Of runs as long, the first: the name-like text, not an operand's
+        // text that other instructions' lines hold as well (ir3's `mova`
+        // and `a0.x`, the latter in every relative operand), in one
+        // literal or across several.
+        let mova: &'static [Tok] = &[Tok::Field(2), Tok::Lit("mova"), Tok::Field(2), Tok::Lit(" a0.x, ")];
+        assert_eq!(keys(&enums, &case(mova, &FIELDS), mova), Some(vec!["mova"]));
+        assert_eq!(longest_run("mova a0.x, "), Some("mova"));
+        assert_eq!(longest_run("mov a0.x, "), Some("a0.x"), "a longer run still wins");
         // An enum field written every time: any of its displays, when they
         // are longer than the literal runs.
         let reduce: &'static [Tok] = &[Tok::Field(0), Tok::Column, Tok::Lit("r"), Tok::Field(2)];
