@@ -95,6 +95,27 @@ fn an_assembler_assembles_every_vector_exactly() {
     assert!(short * 10 >= recs.len() as u64 * 8, "only {short} of {} records read the short way", recs.len());
 }
 
+/// A write mask of all four components (`(xyzw)`) is begun by four
+/// shorter masks listed before it (``, `x`, `xy`, `xyz`): Mesa's texture
+/// records written with it are read the short way, their texture and
+/// sampler given as immediates (those taken from a register, `.s2en` or
+/// `a1.x`, are still left to the general assembler).
+#[test]
+fn a_full_write_mask_is_read_the_short_way() {
+    let mut checked = 0;
+    for r in records() {
+        if !r.asm.contains("(xyzw)") || r.asm.contains(".s2en") || r.asm.contains("a1.x") {
+            continue;
+        }
+        let word = u64::from_str_radix(&r.hex, 16).expect("hex word") as u128;
+        let mut asm = ISA.assembler(r.generation, 0);
+        assert_eq!(asm.assemble(&r.asm), Ok((word, 64)), "idx {} `{}`", r.idx, r.asm);
+        assert_eq!(asm.canonical_lines(), 1, "idx {} `{}` is read the short way", r.idx, r.asm);
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} records with a full write mask");
+}
+
 /// Mesa's assembler reads the flags before a mnemonic in any order (its
 /// grammar's `iflags` is any sequence of `iflag`, its lexer's tokens, white
 /// space between them or not): every record written with two flags or more

@@ -908,6 +908,11 @@ pub(crate) fn values(isa: &Isa, text: &[u8], ty: Ty, width: u32, pos: usize, out
         Ty::Float { .. } => one(out, float(rest, width)),
         Ty::Enum(e) => {
             // Longest name first: one may begin another (`BYTE_1`, `BYTE_10`).
+            // Where more names begin the text than `out` holds, the longest
+            // are kept, whatever their order in the enum: ir3's write mask
+            // `xyzw` is begun by ``, `x`, `xy` and `xyz` listed before it,
+            // and keeping the first four met read `(xyzw)` as `(xyz` and
+            // left every texture line to the general assembler.
             let mut n = 0;
             for v in isa.enums[e as usize].values {
                 let d = v.display.as_bytes();
@@ -916,13 +921,16 @@ pub(crate) fn values(isa: &Isa, text: &[u8], ty: Ty, width: u32, pos: usize, out
                 if d.first().is_some_and(|c| rest.first() != Some(c)) || !rest.starts_with(d) {
                     continue;
                 }
-                if n == out.len() {
-                    return n;
+                let end = pos + d.len();
+                let at = out[..n].iter().position(|&(_, e)| e < end).unwrap_or(n);
+                if at == out.len() {
+                    continue;
                 }
-                let at = out[..n].iter().position(|&(_, end)| end < pos + d.len()).unwrap_or(n);
-                out.copy_within(at..n, at + 1);
-                out[at] = (v.value as i128, pos + d.len());
-                n += 1;
+                // The shortest way falls out when `out` is full.
+                let last = n.min(out.len() - 1);
+                out.copy_within(at..last, at + 1);
+                out[at] = (v.value as i128, end);
+                n = (n + 1).min(out.len());
             }
             n
         }
