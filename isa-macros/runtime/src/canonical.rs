@@ -922,7 +922,7 @@ pub(crate) fn values(isa: &Isa, text: &[u8], ty: Ty, width: u32, pos: usize, out
                     continue;
                 }
                 let end = pos + d.len();
-                let at = out[..n].iter().position(|&(_, e)| e < end).unwrap_or(n);
+                let at = out[..n].iter().position(|&(_, kept)| kept < end).unwrap_or(n);
                 if at == out.len() {
                     continue;
                 }
