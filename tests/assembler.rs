@@ -39,7 +39,7 @@ fn mutate(text: &str, rng: &mut TestRng) -> String {
 
 /// The least share of printed lines each target's assembler must read
 /// the short way (what it does now, a little under).
-const FLOORS: &[(&str, f64)] = &[("gcn", 0.95), ("agx", 0.6), ("ir3", 0.8), ("rv32i", 0.7)];
+const FLOORS: &[(&str, f64)] = &[("gcn", 0.95), ("agx", 0.75), ("ir3", 0.8), ("rv32i", 0.7)];
 
 /// One assembler per target, generation and syntax, given that
 /// generation's corpus (`per_leaf` instructions of each opcode, `words`
@@ -167,7 +167,7 @@ fn an_assembler_reads_again_by_what_it_learned() {
 /// [`isa_runtime::Assembler::unprinted_lines`]): what it does now, a little
 /// under. ir3's assembler stops reading by remembered texts (see
 /// [`RECALL_FLOORS`]).
-const UNPRINTED_FLOORS: &[(&str, f64)] = &[("gcn", 0.7), ("agx", 0.22), ("ir3", 0.0), ("rv32i", 0.7)];
+const UNPRINTED_FLOORS: &[(&str, f64)] = &[("gcn", 0.7), ("agx", 0.25), ("ir3", 0.0), ("rv32i", 0.7)];
 
 /// Lines read by operand texts proven to print as they read are kept
 /// without being printed back, with the same answers; each instruction's

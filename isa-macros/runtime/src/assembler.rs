@@ -16,7 +16,9 @@
 //!   the case it was read as ([`crate::recall::Recall::proven`]);
 //! - no shorter encoding could print the same text: no instruction the
 //!   general assembler would try first (one with the same first word, or
-//!   one whose first word is not fixed text) may be shorter, and an
+//!   one whose first word is not fixed text, when the line is one of its
+//!   candidates and one of its templates opens the line) may be shorter,
+//!   and an
 //!   instruction whose length varies has its length fixed by bits the text
 //!   named.
 //!
@@ -432,7 +434,7 @@ impl Assembler<'_> {
         // No bit the line sets is ignored in its syntax, so none is in
         // every syntax either (what the rules are judged without).
         let ignorable = self.ignorable(leaf);
-        if shortest < width
+        if (shortest < width && self.tried_before(t, leaf) < width)
             || (width > l.min_bits && !length_named(isa, gen_, l, leaf, read, width))
             || (inst.bits & ignorable != 0
                 && isa.ignored_and_set_within(&inst, gen_, Some(syntax), &|_, _| None, ignorable) != 0)
@@ -449,6 +451,27 @@ impl Assembler<'_> {
         self.printer.print_to(&inst, &mut self.text);
         self.printed = inst;
         (self.text == t).then_some(Some((inst.bits, width)))
+    }
+
+    /// The least width of an encoding of another instruction that the
+    /// general assembler tries on `t` before `leaf`: the instructions it
+    /// tries are the line's candidates ([`crate::mnemonics`]), in spec
+    /// order, and of each only the templates that open the line ([`opens`]).
+    /// What the templates' first words alone say (`Head::before`) is worked
+    /// out once, for every line of that word; this asks of the line itself,
+    /// when that bound refuses a reading. AGX's `simd` and `quad`
+    /// reductions write their group first (`{GM}`), so their first word is
+    /// no fixed text, and their 48 bits bounded every longer instruction
+    /// listed after them (`ld_tile`, `imadd`): a third of AGX's lines went
+    /// to the general assembler, though no line without `simd` or `quad` is
+    /// one of theirs.
+    fn tried_before(&mut self, t: &str, leaf: u16) -> u32 {
+        let Assembler { isa, gen_, syntax, .. } = *self;
+        crate::mnemonics::index(isa, syntax).candidates(t, &mut self.order);
+        let earlier = self.order.iter().take_while(|&&c| c < leaf).map(|&c| &isa.leaves[c as usize]);
+        let opening =
+            |l: &Leaf| l.cases.iter().any(|c| c.applies_in(syntax) && opens(l, c.display_in(syntax), syntax, t));
+        earlier.filter(|l| l.exists_in(gen_) && opening(l)).map(|l| l.min_bits).min().unwrap_or(u32::MAX)
     }
 
     /// The bits of an encoding of `leaf` its hardware may ignore in this
@@ -496,6 +519,24 @@ impl Prover for Printed<'_, '_> {
 
     fn reads(&mut self, g: u16, word: Bits) -> Option<u8> {
         self.printer.operand_reads(g, word)
+    }
+}
+
+/// Whether the general assembler may read line `t` (trimmed) by template
+/// `display` of `l`: it tries a template only when its first token, if
+/// text or the name, is where the line starts (`Parser::opens`). Text
+/// starting with a space or a comma may be read otherwise (white space
+/// stretches, and a comma may be left out); any other first byte must be
+/// the line's.
+fn opens(l: &Leaf, display: &[Tok], syntax: u16, t: &str) -> bool {
+    let want = match display.first() {
+        Some(Tok::Lit(s)) => *s,
+        Some(Tok::Name) => l.name_in(syntax),
+        _ => return true,
+    };
+    match want.as_bytes().first() {
+        Some(&c) if c != b' ' && c != b',' => t.as_bytes().first() == Some(&c),
+        _ => true,
     }
 }
 
