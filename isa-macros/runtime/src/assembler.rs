@@ -18,9 +18,8 @@
 //!   general assembler would try first (one with the same first word, or
 //!   one whose first word is not fixed text, when the line is one of its
 //!   candidates and one of its templates opens the line) may be shorter,
-//!   and an
-//!   instruction whose length varies has its length fixed by bits the text
-//!   named.
+//!   and an instruction whose length varies has its length fixed by bits
+//!   the text named.
 //!
 //! The templates tried are those whose first word is the line's; for a
 //! line whose first word no template fixes (ir3's `(sy)add.f`), the leaves
@@ -529,11 +528,7 @@ impl Prover for Printed<'_, '_> {
 /// stretches, and a comma may be left out); any other first byte must be
 /// the line's.
 fn opens(l: &Leaf, display: &[Tok], syntax: u16, t: &str) -> bool {
-    let want = match display.first() {
-        Some(Tok::Lit(s)) => *s,
-        Some(Tok::Name) => l.name_in(syntax),
-        _ => return true,
-    };
+    let Some(want) = crate::parse::opening(l, display, syntax) else { return true };
     match want.as_bytes().first() {
         Some(&c) if c != b' ' && c != b',' => t.as_bytes().first() == Some(&c),
         _ => true,

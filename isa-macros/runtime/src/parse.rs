@@ -559,11 +559,7 @@ impl<'a> Parser<'a> {
     /// their first letter); a template that fails it is reported as
     /// [`Parser::seq`] would report it.
     fn opens(&mut self, leaf: &Leaf, toks: &'static [Tok], pos: usize) -> bool {
-        let want = match toks.first() {
-            Some(Tok::Lit(s)) => *s,
-            Some(Tok::Name) => leaf.name_in(self.syntax),
-            _ => return true,
-        };
+        let Some(want) = opening(leaf, toks, self.syntax) else { return true };
         if self.lit(pos, want).is_some() {
             return true;
         }
@@ -2300,6 +2296,17 @@ pub(crate) fn f32_to_f16_rne(f: f32) -> u16 {
         half += 1;
     }
     if e > 0 { sign | (((e as u32) << 10) + half) as u16 } else { sign | half as u16 }
+}
+
+/// The text template `toks` of `leaf` starts with, when its first token is
+/// literal text or the name: what [`Parser::opens`] looks for before trying
+/// the template.
+pub(crate) fn opening(leaf: &Leaf, toks: &[Tok], syntax: u16) -> Option<&'static str> {
+    match toks.first() {
+        Some(Tok::Lit(s)) => Some(s),
+        Some(Tok::Name) => Some(leaf.name_in(syntax)),
+        _ => None,
+    }
 }
 
 impl Isa {
