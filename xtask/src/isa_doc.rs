@@ -301,7 +301,7 @@ fn encoding(s: &mut String, isa: &Isa, leaf: &Leaf, layout: &[Segment], links: &
                 let _ = writeln!(forms, "- when {}: {}", code(&expr_text(isa, leaf, case, w)), code(&t));
             }
             None if c.parse_only => {
-                let _ = writeln!(forms, "- also accepted: {}", code(&t));
+                let _ = writeln!(forms, "- also accepted{}: {}", pinned(isa, leaf, c), code(&t));
             }
             None => {}
         }
@@ -445,6 +445,31 @@ fn operands(leaf: &Leaf) -> String {
     }
 }
 
+/// ", with `N = e`, ..." for the fields an `accepts:` entry's template
+/// shows that the entry defines as expressions of its own (a constant its
+/// text must spell, `(nop0)`), which the template alone does not tell; empty
+/// when there are none.
+fn pinned(isa: &Isa, leaf: &Leaf, entry: &Case) -> String {
+    let default = leaf.default_case();
+    let mut shown = Vec::new();
+    for tok in entry.display {
+        let (Tok::Field(i) | Tok::OptField(_, i, _)) = tok else { continue };
+        let Some(f) = entry.fields.get(*i as usize) else { continue };
+        let Src::Expr(e) = f.src else { continue };
+        if default.fields.iter().any(|d| d.name == f.name && matches!(d.src, Src::Expr(de) if de == e)) {
+            continue;
+        }
+        let text = format!("`{} = {}`", f.name, expr_text(isa, leaf, entry, e));
+        if !shown.contains(&text) {
+            shown.push(text);
+        }
+    }
+    match shown.is_empty() {
+        true => String::new(),
+        false => format!(", with {}", shown.join(", ")),
+    }
+}
+
 fn template_with(case: &Case, name: &str) -> String {
     let mut t = String::new();
     for tok in case.display {
@@ -572,6 +597,46 @@ instructions:
         assert!(doc.contains("| jmp | v1: 1<br>v2: 2 | `{OFF}` | all |  |  |"), "{doc}");
         assert!(doc.contains("| call | 3 | `{OFF}` | all |  |  |"), "{doc}");
         assert!(doc.contains("Syntax: `{NAME} {OFF}`"));
+    }
+
+    const PINNED: &str = r#"
+isa: pinned
+instruction: inst
+bitsets:
+  inst: {size: 16}
+  alu:
+    extends: inst
+    pattern: {10..15: "xxxxxx"}
+    fields:
+      OPC: {bits: 0..3, type: uint}
+      A: {bits: 4..5, type: uint}
+      DST: {bits: 6..9, type: uint}
+      NOP: {expr: A, type: uint}
+    display: "(nop{NOP}) {NAME} {DST}, {A}"
+    accepts:
+      - display: "{NAME} {DST}, {A}"
+        fields: {NOP: {expr: "0", type: uint}}
+      - display: "(nop{NOP}) {NAME}.x {DST}, {A}"
+      - display: "(nop{NOP}) {NAME}.z {DST}, {A}"
+        fields: {NOP: {expr: "0", type: uint}}
+instructions:
+  - extends: alu
+    field: OPC
+    opcodes: {add: 1}
+"#;
+
+    /// An accepted spelling that fixes a field it shows says which value it
+    /// fixes; one that only rewords the template says nothing more.
+    #[test]
+    fn accepted_spellings_name_the_values_they_fix() {
+        let spec = load("pinned", PINNED);
+        let doc = render(&spec, &Context { inputs: "x/*.yaml", flag_docs: &[] });
+        assert!(doc.contains("- also accepted: `(nop{NOP}) add.x {DST}, {A}`"), "{doc}");
+        // The entry without `(nop..)` does not show NOP, so nothing is said of it.
+        assert!(doc.contains("- also accepted: `add {DST}, {A}`"), "{doc}");
+        assert!(!doc.contains("with `NOP = 0`: `add {DST}, {A}`"), "{doc}");
+        // The one that shows NOP and fixes it says to what.
+        assert!(doc.contains("- also accepted, with `NOP = 0`: `(nop{NOP}) add.z {DST}, {A}`"), "{doc}");
     }
 
     /// Every opcode of every target appears as a row of its manual.

@@ -437,7 +437,7 @@ impl<'a> Parser<'a> {
         let (isa, syntax) = (self.isa, self.syntax);
         let named = || Named::new(isa, path, syntax, field);
         let rest = self.rest(pos);
-        if pos == self.best_pos && self.best_elsewhere && !self.best_rule {
+        if self.quoted_elsewhere(pos) {
             let named = named();
             if named.read_on(rest) {
                 self.best_msg = Msg::Text(msg(&named));
@@ -454,6 +454,13 @@ impl<'a> Parser<'a> {
         if let Some(e) = elsewhere {
             self.best_elsewhere = e;
         }
+    }
+
+    /// Whether the message at `pos` quotes a word the line does not have
+    /// (see `best_elsewhere`): one that names a field in the word the line
+    /// has may still replace it ([`Parser::fail_refused_in`]).
+    fn quoted_elsewhere(&self, pos: usize) -> bool {
+        pos == self.best_pos && self.best_elsewhere && !self.best_rule
     }
 
     /// A rule the text breaks: at the same place, a better explanation than
@@ -724,7 +731,10 @@ impl<'a> Parser<'a> {
                 let written = en.values.iter().chain(en.also).any(|v| there(v.display));
                 // One of its names with another number (`(rpt9)`): read, so
                 // that it is named as reading it names it.
-                if !written && self.reports(pos) && en.values.iter().any(|v| numbered_like(self.rest(pos), v.display)) {
+                if !written
+                    && (self.reports(pos) || self.quoted_elsewhere(pos))
+                    && en.values.iter().any(|v| numbered_like(self.rest(pos), v.display))
+                {
                     self.read_somewhere(path, i, pos, st);
                 }
                 written
@@ -934,7 +944,7 @@ impl<'a> Parser<'a> {
                 self.fail(pos, || expected_value(self.isa, field, &Named::new(self.isa, path, syntax, i)));
             } else if let Ty::Enum(e) = field.ty
                 && alts.iter().all(|a| a.0 == pos)
-                && self.reports(pos)
+                && (self.reports(pos) || self.quoted_elsewhere(pos))
                 && self.isa.enums[e as usize].values.iter().any(|v| numbered_like(self.rest(pos), v.display))
             {
                 // Read as its empty name only, where the text is one of its
