@@ -203,3 +203,33 @@ fn a_value_past_its_field_names_the_range() {
         "4096 does not fit OFF in `g[{SRC1}{OFF}]` (range -4096..=4095)"
     );
 }
+
+/// Text read to its end whose values break a condition of the form read
+/// names the condition and the values the text gave the fields it reads,
+/// when every reading that got there broke the same one; readings that
+/// failed for different reasons leave the general answer, as naming the
+/// first one's would point at a form the writer may not have meant.
+#[test]
+fn a_broken_condition_is_named_with_the_values_read() {
+    const MISFIT: &str = "operands do not fit any form of this instruction";
+    // Mesa's nop count lives in the sources' (r) bits, which a repeat
+    // gives another meaning: the case that prints one needs no repeat.
+    let (col, msg) = refusal(&IR3, "(nop1)(rpt1) add.f r0.x, (r)r0.y, r0.z", 600);
+    assert_eq!(col, 39);
+    assert_eq!(msg, format!("{MISFIT}: this reading needs `REPEAT == 0`, and REPEAT is 1"));
+    let (_, msg) = refusal(&IR3, "(rpt2)(nop1) mad.f32 r0.x, r0.y, r0.z, r0.w", 600);
+    assert_eq!(msg, format!("{MISFIT}: this reading needs `REPEAT == 0`, and REPEAT is 2"));
+    // llvm-mc: "invalid operand for instruction" (src0 of v_readlane_b32
+    // is a VGPR; 128 is how the inline constant 0 is encoded).
+    let (col, msg) = refusal(&GCN, "v_readlane_b32 s1, 0, s3", 8);
+    assert_eq!(col, 25);
+    assert_eq!(msg, format!("{MISFIT}: this reading needs `SRC0 >= 256`, and SRC0 is 128"));
+    // llvm-mc: "invalid operand for instruction" (the condition mask is
+    // an SGPR pair or vcc; 196 is the inline constant -4).
+    let (_, msg) = refusal(&GCN, "v_cndmask_b32 v1, v2, v3, -4", 8);
+    assert_eq!(msg, format!("{MISFIT}: this reading needs `(SRC2 < 128) || (SRC2 >= 256)`, and SRC2 is 196"));
+    // llvm-mc: "invalid operand for instruction". The forms with and
+    // without `lds` both read the line and fail for different reasons.
+    let (col, msg) = refusal(&GCN, "buffer_load_dword v1, v[2:3], s[4:7], s1 offen offset:4 glc", 8);
+    assert_eq!((col, msg.as_str()), (60, MISFIT));
+}

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use indexmap::IndexMap;
 use isa_codegen::Spec;
-use isa_runtime::{BinOp, Case, Field, Isa, Leaf, Op, Src, Tok, Ty, extract};
+use isa_runtime::{Case, Field, Isa, Leaf, Src, Tok, Ty, expr_text, extract};
 
 use crate::diagram::{self, Segment};
 use crate::markdown::{Anchors, cell, code, gen_range};
@@ -490,66 +490,6 @@ fn template_with(case: &Case, name: &str) -> String {
         }
     }
     t
-}
-
-/// A compiled expression back as infix text, over `case`'s field names.
-pub fn expr_text(isa: &Isa, leaf: &Leaf, case: &Case, e: &[Op]) -> String {
-    // Each entry: text and whether it needs parentheses as an operand.
-    let mut st: Vec<(String, bool)> = Vec::new();
-    let wrap = |(t, compound): (String, bool)| if compound { format!("({t})") } else { t };
-    let params = isa.groups.get(leaf.group as usize).map_or(&[][..], |g| g.params);
-    for op in e {
-        match *op {
-            Op::Lit(n) => st.push((n.to_string(), n < 0)),
-            Op::Field(i) => st.push((case.fields.get(i as usize).map_or("?", |f| f.name).to_string(), false)),
-            Op::Param(i) => st.push((params.get(i as usize).map_or("?", |p| p.name).to_string(), false)),
-            Op::Gen => st.push(("gen".into(), false)),
-            Op::Not | Op::Neg | Op::BitNot => {
-                let a = st.pop().unwrap_or_default();
-                let sym = match op {
-                    Op::Not => "!",
-                    Op::Neg => "-",
-                    _ => "~",
-                };
-                st.push((format!("{sym}{}", wrap(a)), false));
-            }
-            Op::Bin(b) => {
-                let r = st.pop().unwrap_or_default();
-                let l = st.pop().unwrap_or_default();
-                st.push((format!("{} {} {}", wrap(l), binop(b), wrap(r)), true));
-            }
-            Op::Select => {
-                let b = st.pop().unwrap_or_default();
-                let a = st.pop().unwrap_or_default();
-                let c = st.pop().unwrap_or_default();
-                st.push((format!("{} ? {} : {}", wrap(c), wrap(a), wrap(b)), true));
-            }
-        }
-    }
-    st.pop().map(|(t, _)| t).unwrap_or_default()
-}
-
-fn binop(b: BinOp) -> &'static str {
-    match b {
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::BitAnd => "&",
-        BinOp::BitXor => "^",
-        BinOp::BitOr => "|",
-        BinOp::And => "&&",
-        BinOp::Or => "||",
-    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod dispatch;
 mod encode;
 mod error;
 mod eval;
+mod expr_text;
 mod float;
 mod form_starts;
 mod forms;
@@ -55,6 +56,7 @@ pub use dispatch::{Check, Dispatch, Length, NO_ASK, NO_FIELD, NODE, Node, Plan, 
 pub use encode::Builder;
 pub use error::{AsmError, DecodeError, FieldError};
 pub use eval::{MAX_STACK, binop as apply_binop, stack_depth, value as postfix_value};
+pub use expr_text::{binop_symbol, expr_text, infix};
 pub use ignorable::Walked;
 pub use intervals::Intervals;
 pub use lessons::Lessons;

@@ -261,6 +261,9 @@ enum Msg {
     /// (DPP's `row_bcast:15` and `row_bcast:31`).
     Only(i64, Alternatives<i64>),
     Text(String),
+    /// Text read to its end that no encoding holds, and why (see
+    /// [`Parser::fail_misfit`]).
+    Misfit(String, MisfitKey),
 }
 
 /// What the readings stopped at one place would have taken: the first
@@ -322,7 +325,7 @@ impl Msg {
     fn is_empty(&self) -> bool {
         match self {
             Msg::None => true,
-            Msg::Expected(_) | Msg::Only(..) => false,
+            Msg::Expected(_) | Msg::Only(..) | Msg::Misfit(..) => false,
             Msg::Text(s) => s.is_empty(),
         }
     }
@@ -337,7 +340,7 @@ impl Msg {
                 format!("expected {}", e.spoken(name, " or another form"))
             }
             Msg::Only(n, o) => format!("{n} is not accepted here (only {})", o.spoken(i64::to_string, ", or others")),
-            Msg::Text(s) => s,
+            Msg::Text(s) | Msg::Misfit(s, _) => s,
         }
     }
 }
@@ -370,6 +373,33 @@ impl<'a> Parser<'a> {
             self.best_msg = Msg::None;
         }
         self.fail_with(pos, || Msg::Text(msg()));
+    }
+
+    /// [`Parser::fail`] for text read to its end at `pos` that the solver
+    /// found no encoding for. Its reason is named only when every reading
+    /// that failed there failed for it: the first reading tried is not
+    /// always the one its writer meant (a buffer load with a flag another
+    /// form lacks fails in the `lds` form too), and naming one reading's
+    /// condition for another's mistake would mislead.
+    fn fail_misfit(&mut self, pos: usize, st: &St, m: Misfit) {
+        if pos == self.best_pos && !self.best_rule {
+            match &self.best_msg {
+                Msg::Misfit(_, k) => {
+                    if *k != MisfitKey::MIXED && *k != misfit_key(self.isa, st, m) {
+                        self.best_msg = Msg::Misfit(MISFIT.into(), MisfitKey::MIXED);
+                    }
+                    return;
+                }
+                // What another form read there says more (see `fail`).
+                Msg::Only(..) => self.best_msg = Msg::None,
+                _ => {}
+            }
+        }
+        if self.replaces(pos) {
+            let key = misfit_key(self.isa, st, m);
+            let text = misfit_text(self.isa, self.gen_, st, m);
+            self.fail_with(pos, || Msg::Misfit(text, key));
+        }
     }
 
     /// [`Parser::fail`] for a value read at `pos` that its field cannot
@@ -1426,7 +1456,7 @@ impl<'a> Parser<'a> {
     /// Constraints are solved one at a time where that works (two operands'
     /// inline constants cost 2^a + 2^b tries, not 2^(a+b)); otherwise all the
     /// unset bits they read are enumerated together.
-    fn solve(&self, st: &mut St, leaf: u16) -> Result<(), String> {
+    fn solve(&self, st: &mut St, leaf: u16) -> Result<(), Misfit> {
         self.bind_equalities(st);
         // A lenient earlier-case condition decided by the text's bits and
         // what the text's own case pins holds as it is; one that reads other
@@ -1449,10 +1479,10 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::solve`], once the lenient conditions are settled.
-    fn solve_settled(&self, st: &mut St, leaf: u16) -> Result<(), String> {
+    fn solve_settled(&self, st: &mut St, leaf: u16) -> Result<(), Misfit> {
         // Most lines bind every bit a constraint reads: one pass decides them.
         if let Some(decided) = self.decided(st, leaf) {
-            return if decided { Ok(()) } else { Err("operands do not fit any form of this instruction".into()) };
+            return if decided { Ok(()) } else { Err(self.misfit(st)) };
         }
         // Most of the rest leave one bit to choose (`vcc_hi`, `s[62:63]`).
         if let Some(result) = self.solve_one_bit(st, leaf) {
@@ -1461,8 +1491,8 @@ impl<'a> Parser<'a> {
         // A constraint no value of its own unbound bits satisfies fails the
         // whole: found cheaply, before enumerating every constraint together
         // (most tried forms fail that way, on one operand's value).
-        if st.cons.iter().any(|c| self.unsatisfiable(st, c)) {
-            return Err("operands do not fit any form of this instruction".into());
+        if let Some(i) = st.cons.iter().position(|c| self.unsatisfiable(st, c)) {
+            return Err(Misfit::Breaks(i));
         }
         let saved = (st.bits, st.bound);
         if let Some(result) = self.solve_groups(st) {
@@ -1474,6 +1504,16 @@ impl<'a> Parser<'a> {
         // The greedy order did not work out: start again from the text alone.
         (st.bits, st.bound) = saved;
         self.solve_joint(st, leaf)
+    }
+
+    /// Why operands whose every bit is bound do not fit: the first
+    /// constraint they break.
+    fn misfit(&self, st: &St) -> Misfit {
+        let failing = st.cons.iter().position(|c| {
+            let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
+            !c.known(st) && !check(&mut env, &st.steps, c) && env.read & !st.bound == 0
+        });
+        failing.map_or(Misfit::Any, Misfit::Breaks)
     }
 
     /// Whether every constraint holds (and the length fits), when that is
@@ -1493,7 +1533,7 @@ impl<'a> Parser<'a> {
     /// satisfies them all, which is what the greedy and the joint search
     /// both come to. `None` when they read more, or when trying a value
     /// makes them read another.
-    fn solve_one_bit(&self, st: &mut St, leaf: u16) -> Option<Result<(), String>> {
+    fn solve_one_bit(&self, st: &mut St, leaf: u16) -> Option<Result<(), Misfit>> {
         let mut env = Env { isa: self.isa, bits: st.bits, gen_: self.gen_, read: 0, given: Given::NONE };
         for c in st.cons.iter().filter(|c| !c.known(st)) {
             check(&mut env, &st.steps, c);
@@ -1520,7 +1560,7 @@ impl<'a> Parser<'a> {
                 return Some(Ok(()));
             }
         }
-        Some(Err("operands do not fit any form of this instruction".into()))
+        Some(Err(Misfit::Any))
     }
 
     /// An operand's early check of constraint `i`: false when it fails
@@ -1581,7 +1621,7 @@ impl<'a> Parser<'a> {
     /// first, binding its smallest solution. `None` when that greedy order does
     /// not satisfy everything (the caller then solves jointly, which finds any
     /// solution this misses).
-    fn solve_groups(&self, st: &mut St) -> Option<Result<(), String>> {
+    fn solve_groups(&self, st: &mut St) -> Option<Result<(), Misfit>> {
         let mut guessed = false;
         loop {
             // Constraints that pin a value go first, then the one with the
@@ -1596,11 +1636,7 @@ impl<'a> Parser<'a> {
                 if free == 0 {
                     if !holds {
                         // Decided by the text alone, or by an earlier guess.
-                        return if guessed {
-                            None
-                        } else {
-                            Some(Err("operands do not fit any form of this instruction".into()))
-                        };
+                        return if guessed { None } else { Some(Err(Misfit::Any)) };
                     }
                     continue;
                 }
@@ -1648,12 +1684,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Enumerates every unset bit any constraint reads, together.
-    fn solve_joint(&self, st: &mut St, leaf: u16) -> Result<(), String> {
+    fn solve_joint(&self, st: &mut St, leaf: u16) -> Result<(), Misfit> {
         let mut free: Bits = 0;
         'grow: loop {
             let n = free.count_ones();
             if n > MAX_FREE_BITS {
-                return Err("the text leaves too many fields undetermined".into());
+                return Err(Misfit::Undetermined);
             }
             for a in 0..(1u64 << n) {
                 let bits = st.bits | deposit(a, free);
@@ -1670,7 +1706,7 @@ impl<'a> Parser<'a> {
                     return Ok(());
                 }
             }
-            return Err("operands do not fit any form of this instruction".into());
+            return Err(Misfit::Any);
         }
     }
 }
@@ -1929,6 +1965,96 @@ fn form_read(st: &St, above: &[Step], at: &Step) -> Option<u16> {
             && up.iter().zip(above).all(|(a, b)| a.leaf == b.leaf && same(a, b));
         here.then_some(leaf)
     })
+}
+
+/// The assembler's answer for text read to its end whose values no
+/// encoding of the instruction holds.
+const MISFIT: &str = "operands do not fit any form of this instruction";
+
+/// Why the solver found no encoding for text read to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Misfit {
+    /// No assignment of the bits the text left open keeps every constraint.
+    Any,
+    /// The text leaves more bits open than the solver enumerates.
+    Undetermined,
+    /// Constraint `i` of [`St::cons`] fails whatever the open bits are.
+    Breaks(usize),
+}
+
+/// What a reported misfit is about, to tell whether another reading that
+/// failed at the same place failed for the same reason: the condition and
+/// the case it belongs to, or `Misfit::Any`'s and `Misfit::Undetermined`'s
+/// own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MisfitKey(usize, u32, u8);
+
+impl MisfitKey {
+    /// Readings that failed at the same place for different reasons: named
+    /// together as the general answer.
+    const MIXED: MisfitKey = MisfitKey(usize::MAX, 0, 0);
+}
+
+/// The condition `m` names, when it is one of the spec's: the constraint,
+/// its scope and its case.
+fn broken<'s>(isa: &Isa, st: &'s St, m: Misfit) -> Option<(&'s Con, &'s [Step], Expr, &'static Leaf, u16)> {
+    let Misfit::Breaks(i) = m else { return None };
+    let c = st.cons.get(i)?;
+    let path = path_in(&st.steps, c);
+    let (What::Expr(e), Some(step)) = (c.what, path.last()) else { return None };
+    let leaf = isa.leaves.get(step.leaf as usize)?;
+    leaf.cases.get(step.case as usize)?;
+    Some((c, path, e, leaf, step.case))
+}
+
+/// What `m` is about (see [`MisfitKey`]).
+fn misfit_key(isa: &Isa, st: &St, m: Misfit) -> MisfitKey {
+    match broken(isa, st, m) {
+        Some((c, _, e, _, case)) => {
+            let want = match c.want {
+                Want::Truthy(true) => 2,
+                Want::Truthy(false) | Want::FalseUnlessSpelled => 3,
+                Want::Eq(_) => 4,
+            };
+            let step = path_in(&st.steps, c).last().map_or(0, |s| u32::from(s.leaf) << 16 | u32::from(case));
+            MisfitKey(e.as_ptr() as usize, step, want)
+        }
+        None => MisfitKey(0, 0, u8::from(m == Misfit::Undetermined)),
+    }
+}
+
+/// The answer for `m`, met with `st`'s bindings: for a broken condition of
+/// the spec's (a case's `when`, a `requires`), what the reading needs, and
+/// the values of the fields it reads that the text bound. `(nop1)(rpt1)
+/// add.f` reads as the case with a nop count, which needs `REPEAT == 0`:
+/// what the text bound is all its writer can change, so it is named rather
+/// than left to be found in the template.
+fn misfit_text(isa: &Isa, gen_: u32, st: &St, m: Misfit) -> String {
+    if m == Misfit::Undetermined {
+        return "the text leaves too many fields undetermined".into();
+    }
+    let Some((c, path, e, leaf, case)) = broken(isa, st, m) else { return MISFIT.into() };
+    let case = &leaf.cases[case as usize];
+    let cond = crate::expr_text(isa, leaf, case, e);
+    let needs = match c.want {
+        Want::Truthy(true) => format!("`{cond}`"),
+        Want::Truthy(false) | Want::FalseUnlessSpelled => format!("`{cond}` not to hold"),
+        Want::Eq(v) => format!("`{cond}` to be {v}"),
+    };
+    let mut values = Vec::new();
+    for op in e {
+        let Op::Field(i) = *op else { continue };
+        let Some(f) = case.fields.get(i as usize) else { continue };
+        let mut env = Env { isa, bits: st.bits, gen_, read: 0, given: Given::NONE };
+        let said = format!("{} is {}", f.name, env.field(path, i));
+        if env.read & !st.bound == 0 && !values.contains(&said) {
+            values.push(said);
+        }
+    }
+    match values.is_empty() {
+        true => format!("{MISFIT}: this reading needs {needs}"),
+        false => format!("{MISFIT}: this reading needs {needs}, and {}", values.join(", ")),
+    }
 }
 
 fn path_in<'s>(steps: &'s [Step], c: &Con) -> &'s [Step] {
@@ -2419,8 +2545,8 @@ impl Isa {
                         p.fail(end, || format!("unexpected `{extra}`"));
                         return false;
                     }
-                    if let Err(msg) = p.solve(st, leaf) {
-                        p.fail(end, || msg);
+                    if let Err(m) = p.solve(st, leaf) {
+                        p.fail_misfit(end, st, m);
                         return false;
                     }
                     // The solver made the case conditions hold; the decoder must agree.
