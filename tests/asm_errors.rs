@@ -139,6 +139,14 @@ fn a_prefix_value_refused_is_named_not_an_unknown_instruction() {
     assert!(IR3.assemble("(ss)(rpt3)add.f r0.x, r0.y, r0.z", 600).is_ok());
     // Nothing read at the start is still an unknown instruction.
     assert_eq!(refusal(&IR3, "(rpt5)frob r0.x", 600), (1, "unknown instruction `(rpt5)frob`".into()));
+    // A word no form begins with, before an instruction the line does
+    // name, is named as such: cat1's `mov` has no nop count.
+    let begins = "no form of the instruction this line names begins with";
+    let (col, msg) = refusal(&IR3, "(nop3) mov.f32f32 r0.x, r0.y", 600);
+    assert_eq!((col, msg), (1, format!("{begins} `(nop3)`")));
+    // llvm-mc: "invalid instruction".
+    let (col, msg) = refusal(&GCN, "glc v_add_f32 v0, v1, v2", 8);
+    assert_eq!((col, msg), (1, format!("{begins} `glc`")));
     // A repeat with a number no name has is named with the names there
     // are, not read as no repeat and then missing `add.f`.
     let names = "expected REPEAT (one of (rpt1), (rpt2), (rpt3), (rpt4), (rpt5)) in `{REPEAT}{UL}add.f`";

@@ -2500,7 +2500,14 @@ impl Isa {
         // repeat field holds at most 3) says what to change.
         let message = if p.best_msg.is_empty() || p.best_pos == 0 && !matches!(p.best_msg, Msg::Text(_)) {
             let word = text.split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
-            format!("unknown instruction `{word}`")
+            // A word before an instruction the line does name (ir3's
+            // `(nop3) mov.f32f32`, whose cat1 encoding has no nop count;
+            // GCN's `glc v_add_f32`) is no unknown instruction.
+            let named = s.order.iter().any(|&l| self.leaves[l as usize].exists_in(gen_));
+            match named {
+                true => format!("no form of the instruction this line names begins with `{word}`"),
+                false => format!("unknown instruction `{word}`"),
+            }
         } else if p.best_pos >= text.len() && matches!(p.best_msg, Msg::Expected(_)) {
             // Said as llvm-mc says it ("too few operands"): what is wrong is
             // what is missing, not the place.
