@@ -235,7 +235,8 @@ impl Links<'_> {
             Ty::UintSat => "uint-sat".into(),
             Ty::Int => "int".into(),
             Ty::Hex => "hex".into(),
-            Ty::HexLit { .. } => "hexlit".into(),
+            Ty::HexLit { unsigned: false, .. } => "hexlit".into(),
+            Ty::HexLit { unsigned: true, .. } => "uhexlit".into(),
             Ty::Bool { on, inverted } => {
                 let ty = if *inverted { "bool_inv" } else { "bool" };
                 if on.is_empty() { ty.to_string() } else { format!("{ty} {}", code(on)) }

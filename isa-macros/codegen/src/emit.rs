@@ -237,9 +237,9 @@ impl Emit for Ty {
             Ty::UintSat => quote!(::isa_runtime::Ty::UintSat),
             Ty::Int => quote!(::isa_runtime::Ty::Int),
             Ty::Hex => quote!(::isa_runtime::Ty::Hex),
-            Ty::HexLit { float } => {
+            Ty::HexLit { float, unsigned } => {
                 let f = float.emit();
-                quote!(::isa_runtime::Ty::HexLit { float: #f })
+                quote!(::isa_runtime::Ty::HexLit { float: #f, unsigned: #unsigned })
             }
             Ty::Offset => quote!(::isa_runtime::Ty::Offset),
             Ty::UOffset => quote!(::isa_runtime::Ty::UOffset),

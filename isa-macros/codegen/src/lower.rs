@@ -861,8 +861,8 @@ struct Ctx<'d, 'b> {
     cur_group: u16,
 }
 
-const BUILTIN_TYPES: [&str; 10] =
-    ["uint", "uint-sat", "int", "hex", "hexlit", "bool", "bool_inv", "offset", "uoffset", "float"];
+const BUILTIN_TYPES: [&str; 11] =
+    ["uint", "uint-sat", "int", "hex", "hexlit", "uhexlit", "bool", "bool_inv", "offset", "uoffset", "float"];
 
 impl<'b> Ctx<'_, 'b> {
     fn check_parents(&mut self) {
@@ -1006,7 +1006,8 @@ impl<'b> Ctx<'_, 'b> {
             "uint-sat" => Ty::UintSat,
             "int" => Ty::Int,
             "hex" => Ty::Hex,
-            "hexlit" => Ty::HexLit { float: format },
+            "hexlit" => Ty::HexLit { float: format, unsigned: false },
+            "uhexlit" => Ty::HexLit { float: None, unsigned: true },
             "bool" => Ty::Bool { on, inverted: false },
             "bool_inv" => Ty::Bool { on, inverted: true },
             "offset" => Ty::Offset,

@@ -1837,3 +1837,54 @@ fn the_bits_every_reading_of_a_value_shares_are_bound_and_the_rest_solved() {
     // No code gives an odd first register.
     assert!(isa.assemble("pair s[61:62], 3", 0).is_err());
 }
+
+/// A `uhexlit` field prints as `hexlit` does and reads any number that is
+/// not negative; `-4` is refused at the number, where a `hexlit` field
+/// takes its two's complement. A 16-bit field whose value is the low half
+/// of a 32-bit `hexlit` takes a negative value as the 16-bit two's
+/// complement (GCN's 16-bit literal), and refuses one past 16 bits.
+#[test]
+fn unsigned_hex_offsets_and_negative_low_halves() {
+    let isa = load(
+        "uhexlit",
+        r#"
+isa: uhexlit
+instruction: op
+bitsets:
+  op:
+    size: 32
+    fields:
+      OPC: {bits: 28..31, type: uint}
+  lo:
+    size: 4
+    params: {L: {type: hexlit}}
+    pattern: {0..3: "xxxx"}
+    display: "{L}"
+  ld-form:
+    extends: op
+    fields:
+      OFF: {bits: 0..11, type: uhexlit}
+      ADD: {bits: 12..27, type: hexlit}
+    display: "{NAME} {OFF}, {ADD}"
+  lit-form:
+    extends: op
+    fields:
+      WORD: {bits: 0..23, type: hexlit}
+      HALF: {expr: WORD & 0xffff, type: hexlit}
+      SRC: {bits: 24..27, type: lo, params: {L: HALF}}
+    display: "{NAME} {SRC}"
+instructions:
+  - {extends: ld-form, field: OPC, opcodes: {ld: 1}}
+  - {extends: lit-form, field: OPC, opcodes: {lit: 2}}
+"#,
+    );
+    assert_eq!(isa.assemble("ld 16, -4", 0), Ok((0x1fffc010, 32)));
+    assert_eq!(isa.print(&isa.decode(0x1fffc010, 0).unwrap(), 0), "ld 0x10, 0xfffc");
+    let err = isa.assemble("ld -4, 0", 0).unwrap_err();
+    assert_eq!((err.column, err.message.as_str()), (3, "-4 does not fit field OFF (range 0..=4095)"));
+    assert!(isa.assemble("ld 0x1000, 0", 0).is_err());
+    assert_eq!(isa.assemble("lit -17", 0), Ok((0x2000ffef, 32)));
+    assert_eq!(isa.assemble("lit 0xffef", 0), Ok((0x2000ffef, 32)));
+    assert_eq!(isa.assemble("lit -32768", 0), Ok((0x20008000, 32)));
+    assert!(isa.assemble("lit -32769", 0).is_err());
+}

@@ -696,7 +696,7 @@ impl Reads<'_> {
                     }
                 }
             }
-            Ty::Float { format: Some(e) } | Ty::HexLit { float: Some(e) } => self.expr(case, e),
+            Ty::Float { format: Some(e) } | Ty::HexLit { float: Some(e), .. } => self.expr(case, e),
             _ => {}
         }
     }

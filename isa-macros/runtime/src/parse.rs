@@ -1128,7 +1128,7 @@ impl<'a> Parser<'a> {
             !(self.isa.octal_numbers && matches!(s.trim_start_matches('-').as_bytes(), [b'0', b'0'..=b'9', ..]));
         match field.ty {
             Ty::Uint | Ty::UintSat | Ty::Hex | Ty::Int | Ty::HexLit { .. } | Ty::Group { .. } => {
-                let signed = matches!(field.ty, Ty::Int | Ty::HexLit { .. });
+                let signed = matches!(field.ty, Ty::Int | Ty::HexLit { unsigned: false, .. });
                 let hex = matches!(field.ty, Ty::Hex);
                 // A number glued to a word (a register's `v18`) is that
                 // word's decimal digits: not octal (`v012` is v12, as
@@ -1150,7 +1150,7 @@ impl<'a> Parser<'a> {
                 {
                     out.push((pos + n, Val::Num(v), None));
                 }
-                if let Ty::HexLit { float: Some(e) } = field.ty
+                if let Ty::HexLit { float: Some(e), .. } = field.ty
                     && decimals
                     && let Some((d, n)) = crate::float::scan_decimal(s)
                 {
@@ -1267,14 +1267,19 @@ impl<'a> Parser<'a> {
                 let Src::Bits(ranges) = target.src else { return false };
                 let width = crate::width_of(ranges);
                 if keep < width {
-                    // The value is the field's low bits only.
-                    if n < 0 || n >> keep != 0 {
+                    // The value is the field's low bits only: a negative
+                    // one, for a type that reads one, as the two's
+                    // complement those bits hold (GCN's 16-bit literal,
+                    // the low half of the literal dword: `-17` is 0xffef,
+                    // as llvm-mc encodes it).
+                    let (min, max) = (field.value_range(keep).0, (1i128 << keep) - 1);
+                    if n < min || n > max {
                         self.fail_refused_in(pos, (path, idx), |f| {
                             format!("{n} does not fit {} ({keep} bits)", f.field())
                         });
                         return false;
                     }
-                    return st.bind_field(&at, &low_ranges(ranges, keep), n as u128);
+                    return st.bind_field(&at, &low_ranges(ranges, keep), (n as u128) & mask_of(0, keep));
                 }
                 let (min, max) = target.value_range(width);
                 if n < min || n > max {

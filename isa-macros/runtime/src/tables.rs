@@ -298,7 +298,9 @@ pub enum Ty {
     /// With `float`, the assembler also reads a decimal number (`-3.1415`)
     /// as an IEEE value of the format the expression gives (16, 32 or 64
     /// bits); a format wider than the field keeps its high bits.
-    HexLit { float: Option<Expr> },
+    /// `unsigned`: a number the text gives must not be negative (an
+    /// offset printed in hex, where `-4` would wrap to a large one).
+    HexLit { float: Option<Expr>, unsigned: bool },
     /// `on` when set (when clear, if `inverted`), nothing otherwise.
     Bool { on: &'static str, inverted: bool },
     /// Signed, written `+N` / `-N`, nothing when zero.
@@ -520,7 +522,7 @@ impl Field {
         let signed_min = if w == 0 { 0 } else { -(1i128 << (w - 1)) };
         match self.ty {
             Ty::Int | Ty::Offset => (signed_min, (1i128 << w.saturating_sub(1)) - 1),
-            Ty::HexLit { .. } => (signed_min, unsigned_max),
+            Ty::HexLit { unsigned: false, .. } => (signed_min, unsigned_max),
             _ => (0, unsigned_max),
         }
     }

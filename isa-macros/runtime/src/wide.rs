@@ -135,7 +135,7 @@ fn param_cuts(isa: &Isa, group: &Group, p: u16, states: &mut [State]) -> Option<
                             cuts.extend_from_slice(nested.get(k)?.as_deref()?);
                         }
                     }
-                    Ty::Float { format: Some(e) } | Ty::HexLit { float: Some(e) } if reads(case, e, p, 0) => {
+                    Ty::Float { format: Some(e) } | Ty::HexLit { float: Some(e), .. } if reads(case, e, p, 0) => {
                         return None;
                     }
                     _ => {}
@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn a_value_read_any_other_way_has_no_intervals() {
         static FIELDS: [Field; 2] = [
-            Field { name: "LIT", src: Src::Param(0), ty: Ty::HexLit { float: None } },
+            Field { name: "LIT", src: Src::Param(0), ty: Ty::HexLit { float: None, unsigned: false } },
             Field { name: "LOW", src: Src::Expr(&[P, Op::Lit(0xffff), Op::Bin(BinOp::BitAnd)]), ty: Ty::Uint },
         ];
         let c = case(&FIELDS);
