@@ -110,9 +110,10 @@ fn a_field_is_named_by_the_word_it_is_written_in() {
     let text = "s_waitcnt vmcnt(99)";
     assert_eq!(refusal(&GCN, text, 8), (17, "99 does not fit VMCNT in `vmcnt({VMCNT})` (range 0..=15)".into()));
     // An SMEM offset is the operand's only text: no word round it to quote.
+    // It is unsigned (`uhexlit`), as llvm-mc's message says.
     // llvm-mc: "expected a 20-bit unsigned offset".
     let text = "s_load_dword s1, s[2:3], 0x100000";
-    assert_eq!(refusal(&GCN, text, 8), (26, "1048576 does not fit field V (range -524288..=1048575)".into()));
+    assert_eq!(refusal(&GCN, text, 8), (26, "1048576 does not fit field V (range 0..=1048575)".into()));
     let text = "mov.f32f32 r0.x, c9999.x";
     assert_eq!(refusal(&IR3, text, 600), (19, "9999 does not fit CONST in `c{CONST}.{SWIZ}` (range 0..=511)".into()));
     // Values computed from the encoded bits, past every value the bits
