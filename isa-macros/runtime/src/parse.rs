@@ -2015,13 +2015,13 @@ fn broken<'s>(isa: &Isa, st: &'s St, m: Misfit) -> Option<(&'s Con, &'s [Step], 
 /// What `m` is about (see [`MisfitKey`]).
 fn misfit_key(isa: &Isa, st: &St, m: Misfit) -> MisfitKey {
     match broken(isa, st, m) {
-        Some((c, _, e, _, case)) => {
+        Some((c, path, e, _, case)) => {
             let want = match c.want {
                 Want::Truthy(true) => 2,
                 Want::Truthy(false) | Want::FalseUnlessSpelled => 3,
                 Want::Eq(_) => 4,
             };
-            let step = path_in(&st.steps, c).last().map_or(0, |s| u32::from(s.leaf) << 16 | u32::from(case));
+            let step = path.last().map_or(0, |s| u32::from(s.leaf) << 16 | u32::from(case));
             MisfitKey(e.as_ptr() as usize, step, want)
         }
         None => MisfitKey(0, 0, u8::from(m == Misfit::Undetermined)),
