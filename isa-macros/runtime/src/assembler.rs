@@ -58,7 +58,8 @@ use crate::eval::{Env, Given};
 use crate::logic::Logic;
 use crate::place::Step;
 use crate::print::Printer;
-use crate::recall::{Proof, Prover, TextHasher};
+use crate::recall::{Proof, Prover};
+use crate::short_text::TextHasher;
 use crate::tables::{Isa, Leaf, PrintOpts, Tok};
 
 /// Assembles lines of one generation and syntax: keeps a printer, which
@@ -118,7 +119,8 @@ impl Isa {
                 // tried for lines whose first word is its fixed part (the
                 // field printed nothing there: `ds_gws_sema_v gds`).
                 let fixed = fixed_text(l, case.display_in(syntax), syntax);
-                let h = Head { leaf, case: ci as u16, whole: fixed, before: u32::MAX, whole_before: false };
+                let tried = !case.parse_only;
+                let h = Head { leaf, case: ci as u16, tried, whole: fixed, before: u32::MAX, whole_before: false };
                 heads.entry(word.clone()).or_default().push(h);
                 // Only a template of an encoding shorter than some other
                 // could be the shorter one that prints the same.
@@ -186,6 +188,10 @@ const RECALL_JUDGED_AFTER: u64 = 512;
 struct Head {
     leaf: u16,
     case: u16,
+    /// Whether lines are read by it: not a template the general assembler
+    /// reads and the printer never writes (yet one it tries before those
+    /// listed after it, which `before` counts).
+    tried: bool,
     /// The whole text, for a template that is fixed text alone (GCN's
     /// `v_nop`): the only line it prints.
     whole: Option<Box<str>>,
@@ -301,7 +307,10 @@ impl Assembler<'_> {
             // Those whose first word is this one or starts with a field;
             // a template of fixed text alone prints only that text (`v_nop`
             // is not the shorter encoding of `v_nop row_shr:2 ...`).
-            for (k, &Head { leaf, case: ci, before, whole_before, .. }) in candidates.iter().enumerate() {
+            for (k, &Head { leaf, case: ci, tried, before, whole_before, .. }) in candidates.iter().enumerate() {
+                if !tried {
+                    continue;
+                }
                 let mut shortest = before;
                 if whole_before {
                     let could = |c: &&Head| c.leaf != leaf && c.whole.as_deref() == Some(t);
@@ -318,19 +327,20 @@ impl Assembler<'_> {
             for &leaf in &self.order {
                 let l = &isa.leaves[leaf as usize];
                 if l.exists_in(self.gen_) {
-                    tries.extend((0..l.cases.len() as u16).map(|ci| (leaf, ci, shortest)));
+                    let cases = (0..l.cases.len() as u16).filter(|&ci| self.applies(leaf, ci));
+                    tries.extend(cases.map(|ci| (leaf, ci, shortest)));
                     shortest = shortest.min(l.min_bits);
                 }
             }
         }
         // By remembered operand texts first: a line whose operands were all
         // met before is read without walking templates. The cases of one
-        // instruction are all read so before any is walked.
-        let first = tries.iter().find(|&&(leaf, ci, _)| self.applies(leaf, ci)).map(|t| t.0);
+        // instruction are all read so before any is walked. (Only cases
+        // that print in the syntax were listed.)
+        let first = tries.first().map(|t| t.0);
         if self.recalling() {
             for &(leaf, ci, shortest) in &tries {
                 if Some(leaf) == first
-                    && self.applies(leaf, ci)
                     && let Some(f) = self.recall_case(t, (leaf, ci), shortest)
                 {
                     self.tries = tries;
@@ -340,9 +350,6 @@ impl Assembler<'_> {
         }
         let mut found = None;
         for &(leaf, ci, shortest) in &tries {
-            if !self.applies(leaf, ci) {
-                continue;
-            }
             if self.recalling()
                 && Some(leaf) != first
                 && let Some(f) = self.recall_case(t, (leaf, ci), shortest)

@@ -883,7 +883,7 @@ pub(crate) fn values(isa: &Isa, text: &[u8], ty: Ty, width: u32, pos: usize, out
         Ty::Bool { on, inverted } => {
             let (set, clear) = if inverted { (0, 1) } else { (1, 0) };
             let mut n = 0;
-            if !on.is_empty() && rest.starts_with(on.as_bytes()) {
+            if !on.is_empty() && crate::short_text::begins(rest, on.as_bytes()) {
                 out[0] = (set, pos + on.len());
                 n = 1;
             }
@@ -918,7 +918,7 @@ pub(crate) fn values(isa: &Isa, text: &[u8], ty: Ty, width: u32, pos: usize, out
                 let d = v.display.as_bytes();
                 // The first byte alone rules most names out, without a call
                 // to compare them whole.
-                if d.first().is_some_and(|c| rest.first() != Some(c)) || !rest.starts_with(d) {
+                if d.first().is_some_and(|c| rest.first() != Some(c)) || !crate::short_text::begins(rest, d) {
                     continue;
                 }
                 let end = pos + d.len();

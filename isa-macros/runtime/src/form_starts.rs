@@ -26,7 +26,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::bits::Bits;
 use crate::eval::Given;
-use crate::recall::TextHasher;
+use crate::short_text::TextHasher;
 
 /// A search's start, and what it holds for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

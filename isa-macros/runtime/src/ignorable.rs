@@ -145,7 +145,7 @@ const WALK_BUDGET: u32 = 4096;
 /// that read any). A form's conditions see nothing else of the
 /// instruction: its own fields, and its group's parameters.
 #[derive(Default)]
-pub struct Walked(HashMap<WalkKey, Bits, BuildHasherDefault<crate::recall::TextHasher>>);
+pub struct Walked(HashMap<WalkKey, Bits, BuildHasherDefault<crate::short_text::TextHasher>>);
 
 /// See [`Walked`]: the form, its place (`base` and the map's address and
 /// length), the generation, and the parameters passed.

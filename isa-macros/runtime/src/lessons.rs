@@ -29,8 +29,9 @@ use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
-use crate::recall::{Context, Learned, Text, TextHasher};
+use crate::recall::{Context, Learned, Text};
 use crate::shape::{Shape, Shaped};
+use crate::short_text::TextHasher;
 use crate::tables::Isa;
 
 /// Lines an assembler keeps between two looks at the pool: a look takes a

@@ -42,6 +42,7 @@ mod print_plan;
 mod recall;
 mod sample;
 mod shape;
+mod short_text;
 mod tables;
 mod wide;
 

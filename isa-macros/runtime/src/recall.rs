@@ -47,7 +47,7 @@
 //! is still judged by bits the text named.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 use crate::bits::{Bits, bind, extract, insert, mask_of, width_of};
 use crate::canonical::{Memory, Read, values};
@@ -56,6 +56,8 @@ use crate::lessons::{Contexts, EVERY, Lessons, Log, Outbox};
 use crate::memo::MAX_PARAMS;
 use crate::print_plan::{Arg, PrintPlans, Then, bits_value};
 use crate::shape::{Shape, Shaped, shape_of, shaped_from};
+use crate::short_text::TextHasher;
+use crate::short_text::{ShortText, begins};
 use crate::tables::{Expr, Isa, Range, Ty};
 
 /// Most operand texts remembered in all (at some hundred bytes each, a few
@@ -173,33 +175,11 @@ type Shapes = HashMap<(u32, Shape), Shaped, BuildHasherDefault<TextHasher>>;
 /// ` offset:#`), a target a few hundred contexts.
 const SHAPES: usize = 4096;
 
-/// An operand text as a key of [`Texts`], held in the table's own slot: a
-/// lookup reads one place and compares three words, where a text of its
-/// own allocation is a second place to read and a comparison call. Texts
-/// are a few bytes (`v17`, `s[4:5]`, `-|v1|`, `offset:4095`); a longer one
-/// than [`Text::MAX`] is not remembered (its line is read the long way).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Text([u8; Text::MAX + 1]);
-
-impl std::hash::Hash for Text {
-    /// Its 24 bytes at once (the derived hash writes the array's length too).
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        h.write(&self.0);
-    }
-}
-
-impl Text {
-    const MAX: usize = 23;
-
-    /// The key of `text` (its length, then its bytes, then zeros), if it
-    /// is short enough.
-    fn new(text: &[u8]) -> Option<Text> {
-        let mut k = [0; Text::MAX + 1];
-        k.get_mut(1..=text.len())?.copy_from_slice(text);
-        k[0] = text.len() as u8;
-        Some(Text(k))
-    }
-}
+/// An operand text as a key of [`Texts`], held in the table's own slot
+/// (see [`crate::short_text`]). Texts are a few bytes (`v17`, `s[4:5]`,
+/// `-|v1|`, `offset:4095`); a longer one than [`Text::MAX`] is not
+/// remembered (its line is read the long way).
+pub(crate) type Text = ShortText<24>;
 
 /// A case as this module reads it: its parts, and the bits it has before
 /// any text is read (its identifying bits and what its conditions say of
@@ -323,7 +303,7 @@ impl Iterator for Ends<'_> {
                         let whole = match t {
                             [_] => true,
                             [_, b] => at.get(1) == Some(b),
-                            _ => at.starts_with(t),
+                            _ => begins(at, t),
                         };
                         whole.then_some(n + k)
                     }
@@ -981,7 +961,7 @@ pub(crate) fn bind_operand(
 
 /// Where text `s` ends when `text` holds it at `pos`.
 fn after(text: &[u8], pos: usize, s: &[u8]) -> Option<usize> {
-    text.get(pos..)?.starts_with(s).then_some(pos + s.len())
+    begins(text.get(pos..)?, s).then_some(pos + s.len())
 }
 
 /// Whether `v` fits a field `width` bits wide, read as signed or not.
@@ -1151,34 +1131,6 @@ pub(crate) fn bound_by(
 fn shaping(op: &Operand, text: &[u8], bits: Bits, named: Bits) -> Option<(u32, Shape, Shaped)> {
     let (shape, number) = shape_of(text)?;
     Some((op.texts, shape, shaped_from((op.ranges, &op.params), (bits, named), number)?))
-}
-
-/// A hasher for short byte strings (operand texts) and small keys from the
-/// spec: eight bytes at a time, a multiply and a rotation each, where the
-/// standard hasher's rounds cost more than the lookup they serve. Not
-/// resistant to chosen collisions, which cost time, never a wrong answer:
-/// a key is compared whole.
-#[derive(Default)]
-pub(crate) struct TextHasher(u64);
-
-impl Hasher for TextHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        let rest = chunks.remainder();
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w) ^ (rest.len() as u64) << 59).wrapping_mul(K);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0 ^ self.0 >> 32
-    }
 }
 
 #[cfg(test)]
@@ -1397,13 +1349,5 @@ mod tests {
         remember(&mut r, 0, b"a", l);
         assert_eq!(r.len(), 1);
         assert!(r.outbox.log.texts.is_empty());
-    }
-
-    #[test]
-    fn a_text_key_is_its_length_and_bytes() {
-        assert_eq!(Text::new(b"v1").map(|t| t.0[..4].to_vec()), Some(vec![2, b'v', b'1', 0]));
-        assert_ne!(Text::new(b"v1"), Text::new(b"v1\0"), "a zero byte is not padding");
-        assert_eq!(Text::new(b""), Some(Text([0; Text::MAX + 1])));
-        assert_eq!(Text::new(&[b'a'; Text::MAX + 1]), None);
     }
 }
