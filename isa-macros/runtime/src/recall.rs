@@ -92,9 +92,12 @@ pub(crate) struct Recall<'a> {
     gen_: u32,
     syntax: u16,
     plans: PrintPlans,
-    /// By leaf, by case: the case's pieces as this module reads them, once
-    /// resolved.
-    quick: Vec<Vec<Option<Plan>>>,
+    /// By case (see [`Recall::slot`]): the case's pieces as this module
+    /// reads them, once resolved. One table, not one per leaf: a line's
+    /// plan is then one load away from its leaf and case, not two.
+    quick: Vec<Option<Plan>>,
+    /// By leaf, the slot of its first case in `quick`.
+    first_case: Box<[u32]>,
     /// The operand contexts met, each the index of its texts (keys from
     /// the spec, hashed the quick way); the pool's, when it shares.
     contexts: Contexts,
@@ -232,23 +235,34 @@ enum Next {
 }
 
 /// An operand field of the instruction: where its word is, which texts
-/// it looks up, where its text ends, and where each parameter passed from
-/// a bit field of the instruction sits (`None`: a constant, computed, or
-/// not passed).
+/// it looks up, where its text ends, and what it passes (out of line).
 struct Operand {
     field: u16,
     ranges: &'static [Range],
     texts: u32,
     until: Until,
-    params: [Option<&'static [Range]>; MAX_PARAMS],
     /// Whether the printer's word for the operand is its field's bits
     /// (the group is as wide as the field, at most 64 bits).
     exact: bool,
-    /// The parameters computed from the instruction's fields, and those
-    /// of `params` read as signed fields (bit `k`: parameter `k`): what a
-    /// proven reading's checks evaluate (see [`param_value`]).
-    exprs: [Option<Expr>; MAX_PARAMS],
+    /// The parameters of `passed.params` read as signed fields (bit `k`:
+    /// parameter `k`).
     signed: u8,
+    /// Where its parameters come from: kept apart, as a line reads them
+    /// only for a text that binds a parameter, and held here they made a
+    /// [`Part`] 256 bytes, a plan some thousand, and the plans of a stream
+    /// of every opcode several times the core's second-level cache.
+    passed: Box<Passed>,
+}
+
+/// Where each parameter an operand passes comes from.
+struct Passed {
+    /// Where each parameter passed from a bit field of the instruction
+    /// sits (`None`: a constant, computed, or not passed).
+    params: [Option<&'static [Range]>; MAX_PARAMS],
+    /// The parameters computed from the instruction's fields: what a
+    /// proven reading's checks evaluate, with those of `params` read as
+    /// signed (see [`param_value`]).
+    exprs: [Option<Expr>; MAX_PARAMS],
 }
 
 /// How a field's text ends.
@@ -376,6 +390,15 @@ impl<'a> Recall<'a> {
             syntax,
             plans: PrintPlans::new(isa),
             quick: Vec::new(),
+            first_case: isa
+                .leaves
+                .iter()
+                .scan(0u32, |at, l| {
+                    let first = *at;
+                    *at += l.cases.len() as u32;
+                    Some(first)
+                })
+                .collect(),
             contexts: Contexts::default(),
             shared: None,
             outbox: Outbox::default(),
@@ -409,11 +432,12 @@ impl<'a> Recall<'a> {
         memory.forget_after(0);
         // Resolved already, for all but a case's first line: one look, not
         // a call.
-        if !self.quick.get(leaf as usize).and_then(|c| c.get(case as usize)).is_some_and(Option::is_some) {
+        let slot = self.slot(leaf, case);
+        if !self.quick.get(slot).is_some_and(Option::is_some) {
             self.prepare(isa, leaf, case);
         }
         let how = (self.gen_, self.syntax);
-        let Some(plan) = &mut self.quick[leaf as usize][case as usize] else { return None };
+        let Some(plan) = &mut self.quick[slot] else { return None };
         if plan.tried >= JUDGED_AFTER && plan.kept * 8 < plan.tried * LEAST_KEPT_EIGHTHS {
             return None;
         }
@@ -458,7 +482,7 @@ impl<'a> Recall<'a> {
         if found.is_none()
             && !line.long
             && line.budget > 0
-            && let Some(plan) = &mut self.quick[leaf as usize][case as usize]
+            && let Some(plan) = &mut self.quick[slot]
         {
             plan.tried -= 1;
         }
@@ -485,7 +509,8 @@ impl<'a> Recall<'a> {
     /// the assembler kept it; `proof` as [`Recall::commit`] takes it.
     pub fn keep(&mut self, isa: &Isa, text: &[u8], proof: Option<Proof<'_>>) {
         let (leaf, case) = self.last;
-        if let Some(Some(plan)) = self.quick.get_mut(leaf as usize).and_then(|c| c.get_mut(case as usize)) {
+        let slot = self.slot(leaf, case);
+        if let Some(Some(plan)) = self.quick.get_mut(slot) {
             plan.kept = plan.kept.saturating_add(1);
         }
         self.by_shape.1 += self.by_shape.0 as u64;
@@ -553,7 +578,7 @@ impl<'a> Recall<'a> {
         if self.pending.is_empty() && self.shaping.is_empty() {
             return;
         }
-        let parts = self.quick.get(leaf as usize).and_then(|c| c.get(case as usize)?.as_ref()).map(|p| &p.parts);
+        let parts = self.quick.get(self.slot(leaf, case)).and_then(|p| Some(&p.as_ref()?.parts));
         for &(at, start, end, mut l, part) in &self.pending {
             let texts = &mut self.texts[at as usize];
             let Some(key) = text.get(start as usize..end as usize).and_then(Text::new) else { continue };
@@ -616,7 +641,7 @@ impl<'a> Recall<'a> {
         proof: Option<Proof<'_>>,
     ) {
         self.prepare(isa, leaf, case);
-        let Some(plan) = &self.quick[leaf as usize][case as usize] else { return };
+        let Some(plan) = &self.quick[self.slot(leaf, case)] else { return };
         let spans = memory.spans();
         self.pending.clear();
         self.shaping.clear();
@@ -639,14 +664,12 @@ impl<'a> Recall<'a> {
 
     /// Resolves case `case` of `leaf` into [`Part`]s, once.
     fn prepare(&mut self, isa: &Isa, leaf: u16, case: u16) {
-        if self.quick.len() < isa.leaves.len() {
-            self.quick.resize_with(isa.leaves.len(), Vec::new);
+        let slot = self.slot(leaf, case);
+        if self.quick.len() <= slot {
+            let cases = isa.leaves.iter().map(|l| l.cases.len()).sum::<usize>();
+            self.quick.resize_with(cases, || None);
         }
-        let cases = &mut self.quick[leaf as usize];
-        if cases.len() <= case as usize {
-            cases.resize_with(isa.leaves[leaf as usize].cases.len().max(case as usize + 1), || None);
-        }
-        if cases[case as usize].is_some() {
+        if self.quick[slot].is_some() {
             return;
         }
         let (shared, own) = (self.shared, &mut self.contexts);
@@ -665,7 +688,13 @@ impl<'a> Recall<'a> {
             cover(isa, contexts.from(local.0.len()), (&mut *local.0, &mut *local.1, &mut *local.2, &mut *local.3));
             at
         });
-        self.quick[leaf as usize][case as usize] = Some(Plan { parts, start: None, tried: 0, kept: 0 });
+        self.quick[slot] = Some(Plan { parts, start: None, tried: 0, kept: 0 });
+    }
+
+    /// Where case `case` of `leaf` is in [`Recall::quick`]; past its end
+    /// for a leaf the target does not have.
+    fn slot(&self, leaf: u16, case: u16) -> usize {
+        self.first_case.get(leaf as usize).map_or(usize::MAX, |&f| f as usize + case as usize)
     }
 
     /// How many operand texts are remembered.
@@ -832,7 +861,7 @@ impl Line<'_> {
                         } else if self.shaped[op.texts as usize]
                             && let Some((shape, number)) = shape_of(&rest[..n])
                             && let Some(s) = self.shapes.get(&(op.texts, shape))
-                            && let Some(r) = crate::shape::apply((op.ranges, &op.params), s, number, read)
+                            && let Some(r) = crate::shape::apply((op.ranges, &op.passed.params), s, number, read)
                             && let Some(done) = self.parts(after_it, first + k + 1, pos + n, r)
                         {
                             // Not marked tried: the long way may read the
@@ -926,7 +955,7 @@ impl Line<'_> {
 /// Binds what `l` remembers of operand `op` over `read`: `None` on a
 /// conflict with bits bound before.
 fn apply(op: &Operand, l: &Learned, read: Read) -> Option<Read> {
-    bind_operand((op.ranges, &op.params), (l.word, l.bound), l.named, |k| l.values[k] as u64, read)
+    bind_operand((op.ranges, &op.passed.params), (l.word, l.bound), l.named, |k| l.values[k] as u64, read)
 }
 
 /// Binds an operand's word at `ranges`, `word` on the bits `bound`, and
@@ -1028,10 +1057,9 @@ fn resolve(
                     ranges: op.ranges,
                     texts,
                     until,
-                    params,
                     exact,
-                    exprs,
                     signed,
+                    passed: Box::new(Passed { params, exprs }),
                 })
             }
             // A field the same for every instruction of the case (`D16` on
@@ -1062,7 +1090,7 @@ fn resolve(
 /// other than its word's and its parameters', part of a parameter, or a
 /// parameter too wide to be worth remembering.
 fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
-    let (word, bound, named, values) = bound_by((op.ranges, &op.params), (bits, named), MAX_PARAM_BITS)?;
+    let (word, bound, named, values) = bound_by((op.ranges, &op.passed.params), (bits, named), MAX_PARAM_BITS)?;
     let whole = op.exact && bound == mask_of(0, width_of(op.ranges)) as u64;
     Some(Learned { word, bound, named, values: values.map(|v| v as u16), proven: false, whole, checks: 0 })
 }
@@ -1071,10 +1099,10 @@ fn learned_from(op: &Operand, bits: Bits, named: Bits) -> Option<Learned> {
 /// parameter `k` in an instruction of bits `bits`: a field's, or one
 /// computed from fields; `None` for a parameter neither (a constant).
 fn param_value(isa: &Isa, gen_: u32, (leaf, case): (u16, u16), op: &Operand, k: usize, bits: Bits) -> Option<i64> {
-    if let Some(ranges) = op.params[k] {
+    if let Some(ranges) = op.passed.params[k] {
         return Some(bits_value(bits, ranges, op.signed >> k & 1 == 1));
     }
-    let e = op.exprs[k]?;
+    let e = op.passed.exprs[k]?;
     let mut env = Env { isa, bits, gen_, read: 0, given: Given::NONE };
     Some(env.eval(&[crate::place::Step::top(leaf, case)], e))
 }
@@ -1130,7 +1158,7 @@ pub(crate) fn bound_by(
 /// [`crate::shape`]).
 fn shaping(op: &Operand, text: &[u8], bits: Bits, named: Bits) -> Option<(u32, Shape, Shaped)> {
     let (shape, number) = shape_of(text)?;
-    Some((op.texts, shape, shaped_from((op.ranges, &op.params), (bits, named), number)?))
+    Some((op.texts, shape, shaped_from((op.ranges, &op.passed.params), (bits, named), number)?))
 }
 
 #[cfg(test)]
@@ -1169,10 +1197,9 @@ mod tests {
             ranges: &WORD,
             texts: 0,
             until: Until::End,
-            params,
             exact: true,
-            exprs: [None; MAX_PARAMS],
             signed: 0,
+            passed: Box::new(Passed { params, exprs: [None; MAX_PARAMS] }),
         }
     }
 
