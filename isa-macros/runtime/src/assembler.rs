@@ -59,7 +59,7 @@ use crate::logic::Logic;
 use crate::place::Step;
 use crate::print::Printer;
 use crate::recall::{Proof, Prover};
-use crate::short_text::TextHasher;
+use crate::short_text::{TextHasher, Word, WordKey};
 use crate::tables::{Isa, Leaf, PrintOpts, Tok};
 
 /// Assembles lines of one generation and syntax: keeps a printer, which
@@ -74,7 +74,7 @@ pub struct Assembler<'a> {
     /// The templates of the generation's instructions by the first word
     /// they print, in spec order (looked up once a line, by a hasher for
     /// short texts).
-    heads: HashMap<Box<str>, Box<[Head]>, BuildHasherDefault<TextHasher>>,
+    heads: HashMap<WordKey, Box<[Head]>, BuildHasherDefault<TextHasher>>,
     /// The text a guess prints back.
     text: String,
     /// What reading learned about the templates.
@@ -151,7 +151,7 @@ impl Isa {
             syntax,
             decoder: self.decoder(gen_),
             printer: self.printer(gen_, PrintOpts { syntax, pad: None }),
-            heads: heads.into_iter().map(|(h, l)| (h.into_boxed_str(), l.into_boxed_slice())).collect(),
+            heads: heads.into_iter().map(|(h, l)| (WordKey::new(&h), l.into_boxed_slice())).collect(),
             text: String::new(),
             memory: Default::default(),
             recall: crate::recall::Recall::new(self, gen_, syntax),
@@ -303,7 +303,7 @@ impl Assembler<'_> {
         // A plain scan: the first word is a dozen bytes, shorter than the
         // library search's setup.
         let first = &t[..t.bytes().position(|b| b == b' ').unwrap_or(t.len())];
-        if let Some(candidates) = self.heads.get(first) {
+        if let Some(candidates) = self.heads.get(Word::of(first.as_bytes())) {
             // Those whose first word is this one or starts with a field;
             // a template of fixed text alone prints only that text (`v_nop`
             // is not the shorter encoding of `v_nop row_shr:2 ...`).

@@ -56,8 +56,8 @@ use crate::lessons::{Contexts, EVERY, Lessons, Log, Outbox};
 use crate::memo::MAX_PARAMS;
 use crate::print_plan::{Arg, PrintPlans, Then, bits_value};
 use crate::shape::{Shape, Shaped, shape_of, shaped_from};
-use crate::short_text::TextHasher;
-use crate::short_text::{ShortText, begins};
+use crate::short_text::ShortText;
+use crate::short_text::{TextHasher, begins};
 use crate::tables::{Expr, Isa, Range, Ty};
 
 /// Most operand texts remembered in all (at some hundred bytes each, a few
@@ -208,8 +208,40 @@ const LEAST_KEPT_EIGHTHS: u32 = 6;
 
 /// Text, then what follows it.
 struct Part {
-    text: &'static [u8],
+    text: Lit,
     then: Next,
+}
+
+/// A part's literal text, held in the part when short (most are: `, `, a
+/// mnemonic): the first part of a line's plan is its instruction's name,
+/// and reading it from the spec's strings was a second place to load for
+/// every line, one the lines of other opcodes had pushed out of the cache.
+enum Lit {
+    Short { len: u8, bytes: [u8; Lit::SHORT] },
+    Long(&'static [u8]),
+}
+
+impl Lit {
+    const SHORT: usize = 22;
+
+    fn new(text: &'static [u8]) -> Lit {
+        let mut bytes = [0; Lit::SHORT];
+        match bytes.get_mut(..text.len()) {
+            Some(b) => {
+                b.copy_from_slice(text);
+                Lit::Short { len: text.len() as u8, bytes }
+            }
+            None => Lit::Long(text),
+        }
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Lit::Short { len, bytes } => &bytes[..*len as usize],
+            Lit::Long(text) => text,
+        }
+    }
 }
 
 enum Next {
@@ -226,12 +258,34 @@ enum Next {
     Operand(Operand),
     /// A field the same for every instruction of the case, and its text.
     Text(Box<[u8]>),
+    /// A scalar field whose type is an enum: its names, longest first
+    /// (those of one length in the enum's order), each with what reading
+    /// it binds, worked out once. The reading takes the first that begins
+    /// the text, as [`values`] reads the most text first, without walking
+    /// the enum's names where the spec keeps them (a load for each) or
+    /// formatting the value read to see that the printer writes that name.
+    Enum {
+        /// The field's bits in the instruction.
+        mask: Bits,
+        names: Box<[Name]>,
+    },
     /// Any other field (computed from others, or a float the instruction
     /// formats by its own bits), read the long way.
     Field {
         field: u16,
         until: Until,
     },
+}
+
+/// An enum's name as [`Next::Enum`] reads it.
+struct Name {
+    text: Lit,
+    /// The field's bits it places (`None`: the value does not fit the
+    /// field, and a line naming it is left to the long way).
+    placed: Option<Bits>,
+    /// Whether the printer writes this name for the value read back from
+    /// those bits (not an alias it reads but never writes).
+    printed: bool,
 }
 
 /// An operand field of the instruction: where its word is, which texts
@@ -800,7 +854,7 @@ impl Line<'_> {
     fn parts(&mut self, parts: &[Part], first: usize, mut pos: usize, mut read: Read) -> Option<Read> {
         let text = self.text;
         for (k, part) in parts.iter().enumerate() {
-            pos = after(text, pos, part.text)?;
+            pos = after(text, pos, part.text.as_bytes())?;
             let rest = &text[pos..];
             match part.then {
                 Next::Nothing => {}
@@ -834,6 +888,15 @@ impl Line<'_> {
                     }
                     self.scalar(bits_value(placed, ranges, signed), ty, width, &text[pos..end]);
                     pos = end;
+                }
+                Next::Enum { mask, ref names } => {
+                    let name = names.iter().find(|n| begins(rest, n.text.as_bytes()))?;
+                    let placed = name.placed?;
+                    if !bind(&mut read.bits, &mut read.bound, mask, placed) {
+                        return None;
+                    }
+                    self.unproven |= !name.printed;
+                    pos += name.text.as_bytes().len();
                 }
                 Next::Operand(ref op) => {
                     let texts = &self.texts[op.texts as usize];
@@ -1029,6 +1092,32 @@ fn resolve(
         let then = match &piece.then {
             Then::Nothing => Next::Nothing,
             Then::Column => Next::Column,
+            &Then::Scalar { ranges, signed, ty: Ty::Enum(e), width } => {
+                let values = isa.enums.get(e as usize).map_or(&[][..], |e| e.values);
+                let mut names: Vec<Name> = values
+                    .iter()
+                    .map(|v| {
+                        let value = v.value as i128;
+                        let placed =
+                            fits(value, width).then(|| insert(0, 0, ranges, value as u128 & mask_of(0, width)).0);
+                        let mut printed = String::new();
+                        if let Some(p) = placed {
+                            crate::print::format_value(
+                                isa,
+                                Ty::Enum(e),
+                                bits_value(p, ranges, signed),
+                                width,
+                                &mut printed,
+                            );
+                        }
+                        Name { text: Lit::new(v.display.as_bytes()), placed, printed: printed == v.display }
+                    })
+                    .collect();
+                // Longest first; of one length, in the enum's order.
+                names.sort_by_key(|n| std::cmp::Reverse(n.text.as_bytes().len()));
+                let mask = insert(0, 0, ranges, 0).1;
+                Next::Enum { mask, names: names.into_boxed_slice() }
+            }
             &Then::Scalar { ranges, signed, ty, width } => Next::Scalar { ranges, signed, ty, width },
             Then::Operand(op) => {
                 let mut c = Context { group: op.group, params: [(Some(0), 0); MAX_PARAMS], signed: 0 };
@@ -1080,7 +1169,7 @@ fn resolve(
                 _ => Next::Field { field, until },
             },
         };
-        parts.push(Part { text: piece.text.as_bytes(), then });
+        parts.push(Part { text: Lit::new(piece.text.as_bytes()), then });
     }
     parts.into_boxed_slice()
 }
@@ -1167,6 +1256,15 @@ mod tests {
 
     fn ends(until: Until, rest: &str) -> Vec<usize> {
         until.ends(rest.as_bytes()).collect()
+    }
+
+    #[test]
+    fn a_literal_is_its_text_held_in_the_part_or_not() {
+        for text in ["", ", ", "v_add_f32_e32", "v_cvt_f16_f32_sdwa_x2ab", "buffer_atomic_fcmpswap_x2"] {
+            let lit = Lit::new(text.as_bytes());
+            assert_eq!(lit.as_bytes(), text.as_bytes());
+            assert_eq!(matches!(lit, Lit::Short { .. }), text.len() <= Lit::SHORT, "{text}");
+        }
     }
 
     #[test]

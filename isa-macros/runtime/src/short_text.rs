@@ -88,12 +88,62 @@ pub(crate) fn begins(text: &[u8], s: &[u8]) -> bool {
     let Some(t) = text.get(..n) else { return false };
     let word4 = |b: &[u8], at: usize| b[at..].first_chunk::<4>().map(|w| u32::from_le_bytes(*w));
     let word8 = |b: &[u8], at: usize| b[at..].first_chunk::<8>().map(|w| u64::from_le_bytes(*w));
+    let word16 = |b: &[u8], at: usize| b[at..].first_chunk::<16>().map(|w| u128::from_le_bytes(*w));
     match n {
         0 => true,
         1..=3 => t[0] == s[0] && t[n / 2] == s[n / 2] && t[n - 1] == s[n - 1],
         4..=7 => word4(t, 0) == word4(s, 0) && word4(t, n - 4) == word4(s, n - 4),
         8..=16 => word8(t, 0) == word8(s, 0) && word8(t, n - 8) == word8(s, n - 8),
+        17..=32 => word16(t, 0) == word16(s, 0) && word16(t, n - 16) == word16(s, n - 16),
         _ => t == s,
+    }
+}
+
+/// A text as a table's key that is compared by [`begins`] rather than a
+/// call into the C library: the assembler looks up every line's first
+/// word among its templates' (`v_cvt_f16_f32_sdwa`). Looked up by
+/// [`Word`], the text it borrows as.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct WordKey(Box<[u8]>);
+
+impl WordKey {
+    pub(crate) fn new(text: &str) -> WordKey {
+        WordKey(text.as_bytes().into())
+    }
+}
+
+/// A text as [`WordKey`] compares it.
+#[repr(transparent)]
+#[derive(Debug)]
+pub(crate) struct Word([u8]);
+
+impl Word {
+    pub(crate) fn of(text: &[u8]) -> &Word {
+        // SAFETY: `Word` is `[u8]` alone (`repr(transparent)`), so a
+        // pointer to one is a pointer to the other, with the same length.
+        unsafe { &*(text as *const [u8] as *const Word) }
+    }
+}
+
+impl PartialEq for Word {
+    fn eq(&self, other: &Word) -> bool {
+        self.0.len() == other.0.len() && begins(&self.0, &other.0)
+    }
+}
+
+impl Eq for Word {}
+
+impl Hash for Word {
+    /// As `[u8]` hashes, as [`WordKey`]'s derived hash does: a key and the
+    /// word it borrows as hash alike.
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.0.hash(h);
+    }
+}
+
+impl std::borrow::Borrow<Word> for WordKey {
+    fn borrow(&self) -> &Word {
+        Word::of(&self.0)
     }
 }
 
@@ -140,14 +190,39 @@ mod tests {
     fn a_text_begins_with_what_starts_with_says() {
         let mut rng = crate::TestRng::new(5);
         for _ in 0..50_000 {
-            let len = (rng.next_u64() % 24) as usize;
+            let len = (rng.next_u64() % 40) as usize;
             let text: Vec<u8> = (0..len).map(|_| b"ab"[(rng.next_u64() % 2) as usize]).collect();
-            let n = (rng.next_u64() % 26) as usize;
+            let n = (rng.next_u64() % 42) as usize;
             let s: Vec<u8> = (0..n).map(|_| b"ab"[(rng.next_u64() % 2) as usize]).collect();
             assert_eq!(begins(&text, &s), text.starts_with(&s), "{text:?} {s:?}");
             // Its own beginnings, every length.
             let own = &text[..n.min(len)];
             assert!(begins(&text, own), "{text:?} {own:?}");
+        }
+        // Every byte of every length is compared: one byte changed anywhere
+        // is seen.
+        let text: Vec<u8> = (b'a'..=b'z').chain(b'A'..=b'Z').collect();
+        for n in 1..=40 {
+            for i in 0..n {
+                let mut s = text[..n].to_vec();
+                s[i] ^= 0x20;
+                assert!(!begins(&text, &s), "length {n}, byte {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_key_is_found_by_its_word_alone() {
+        use std::collections::HashMap;
+        use std::hash::BuildHasherDefault;
+        let words = ["v_nop", "s_mov_b32", "v_cvt_f16_f32_sdwa", "buffer_atomic_fcmpswap_x2", "v_cvt_f16_f32_sdw"];
+        let map: HashMap<WordKey, usize, BuildHasherDefault<TextHasher>> =
+            words.iter().enumerate().map(|(i, w)| (WordKey::new(w), i)).collect();
+        for (i, w) in words.iter().enumerate() {
+            assert_eq!(map.get(Word::of(w.as_bytes())), Some(&i), "{w}");
+        }
+        for w in ["", "v_no", "v_nopp", "v_cvt_f16_f32_sdwb", "V_NOP"] {
+            assert_eq!(map.get(Word::of(w.as_bytes())), None, "{w}");
         }
     }
 
