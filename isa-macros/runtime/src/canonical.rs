@@ -916,9 +916,7 @@ pub(crate) fn values(isa: &Isa, text: &[u8], ty: Ty, width: u32, pos: usize, out
             let mut n = 0;
             for v in isa.enums[e as usize].values {
                 let d = v.display.as_bytes();
-                // The first byte alone rules most names out, without a call
-                // to compare them whole.
-                if d.first().is_some_and(|c| rest.first() != Some(c)) || !crate::short_text::begins(rest, d) {
+                if !crate::short_text::begins(rest, d) {
                     continue;
                 }
                 let end = pos + d.len();

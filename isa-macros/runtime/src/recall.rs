@@ -56,8 +56,7 @@ use crate::lessons::{Contexts, EVERY, Lessons, Log, Outbox};
 use crate::memo::MAX_PARAMS;
 use crate::print_plan::{Arg, PrintPlans, Then, bits_value};
 use crate::shape::{Shape, Shaped, shape_of, shaped_from};
-use crate::short_text::ShortText;
-use crate::short_text::{TextHasher, begins};
+use crate::short_text::{ShortText, TextHasher, begins};
 use crate::tables::{Expr, Isa, Range, Ty};
 
 /// Most operand texts remembered in all (at some hundred bytes each, a few
@@ -182,7 +181,7 @@ const SHAPES: usize = 4096;
 /// (see [`crate::short_text`]). Texts are a few bytes (`v17`, `s[4:5]`,
 /// `-|v1|`, `offset:4095`); a longer one than [`Text::MAX`] is not
 /// remembered (its line is read the long way).
-pub(crate) type Text = ShortText<24>;
+pub(crate) type Text = ShortText;
 
 /// A case as this module reads it: its parts, and the bits it has before
 /// any text is read (its identifying bits and what its conditions say of

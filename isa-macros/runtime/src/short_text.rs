@@ -14,19 +14,17 @@
 
 use std::hash::{Hash, Hasher};
 
-/// A text of at most `N - 1` bytes: its length, then its bytes, then
-/// zeros (so a zero byte of the text is not taken for padding).
+/// A text of at most [`ShortText::MAX`] bytes: its length, then its
+/// bytes, then zeros (so a zero byte of the text is not taken for padding).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct ShortText<const N: usize>(pub(crate) [u8; N]);
+pub(crate) struct ShortText(pub(crate) [u8; 24]);
 
-impl<const N: usize> Hash for ShortText<N> {
-    /// Its words, each multiplied by its own odd constant and the products
-    /// combined: the multiplications run side by side, where hashing the
-    /// bytes in turn chained one after another.
+impl Hash for ShortText {
+    /// Its three words, each multiplied by its own odd constant and the
+    /// products combined: the multiplications run side by side, where
+    /// hashing the bytes in turn chained one after another.
     fn hash<H: Hasher>(&self, h: &mut H) {
-        const K: [u64; 4] =
-            [0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f, 0x1656_67b1_9e37_79f9, 0x27d4_eb2f_1656_67c5];
-        const { assert!(N.is_multiple_of(8) && N <= 32, "a key is whole words, at most four") };
+        const K: [u64; 3] = [0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f, 0x1656_67b1_9e37_79f9];
         let mut mixed = 0;
         for (w, k) in self.0.as_chunks::<8>().0.iter().zip(K) {
             mixed ^= u64::from_le_bytes(*w).wrapping_mul(k);
@@ -35,9 +33,9 @@ impl<const N: usize> Hash for ShortText<N> {
     }
 }
 
-impl<const N: usize> ShortText<N> {
+impl ShortText {
     /// The longest text a key holds.
-    pub(crate) const MAX: usize = N - 1;
+    pub(crate) const MAX: usize = 23;
 
     /// The key of `text`, if it is short enough.
     #[inline]
@@ -46,7 +44,7 @@ impl<const N: usize> ShortText<N> {
         if n > Self::MAX {
             return None;
         }
-        let mut k = [0; N];
+        let mut k = [0; 24];
         k[0] = n as u8;
         // Copies of fixed size, overlapping where the text is not a
         // multiple of them: a copy of a length known only here was a call
@@ -67,11 +65,10 @@ impl<const N: usize> ShortText<N> {
                 copy(0, 8);
                 copy(n - 8, 8);
             }
-            17..=32 => {
+            _ => {
                 copy(0, 16);
                 copy(n - 16, 16);
             }
-            _ => copy(0, n),
         }
         Some(ShortText(k))
     }
@@ -184,8 +181,6 @@ impl Hasher for TextHasher {
 mod tests {
     use super::*;
 
-    type Text = ShortText<24>;
-
     #[test]
     fn a_text_begins_with_what_starts_with_says() {
         let mut rng = crate::TestRng::new(5);
@@ -228,22 +223,17 @@ mod tests {
 
     #[test]
     fn a_text_key_is_its_length_and_bytes() {
-        assert_eq!(Text::new(b"v1").map(|t| t.0[..4].to_vec()), Some(vec![2, b'v', b'1', 0]));
-        assert_ne!(Text::new(b"v1"), Text::new(b"v1\0"), "a zero byte is not padding");
-        assert_eq!(Text::new(b""), Some(ShortText([0; 24])));
-        assert_eq!(Text::new(&[b'a'; Text::MAX + 1]), None);
-        // Every length, its copies overlapping or not, for keys of each size.
-        fn every_length<const N: usize>() {
-            let bytes: Vec<u8> = (1..N as u8).collect();
-            for n in 0..N {
-                let key = ShortText::<N>::new(&bytes[..n]).expect("short enough").0;
-                assert_eq!(key[0] as usize, n);
-                assert_eq!(&key[1..=n], &bytes[..n], "{N}: length {n}");
-                assert!(key[n + 1..].iter().all(|&b| b == 0), "{N}: length {n} padded with zeros");
-            }
-            assert_eq!(ShortText::<N>::new(&[1; N]), None);
+        assert_eq!(ShortText::new(b"v1").map(|t| t.0[..4].to_vec()), Some(vec![2, b'v', b'1', 0]));
+        assert_ne!(ShortText::new(b"v1"), ShortText::new(b"v1\0"), "a zero byte is not padding");
+        assert_eq!(ShortText::new(b""), Some(ShortText([0; 24])));
+        assert_eq!(ShortText::new(&[b'a'; ShortText::MAX + 1]), None);
+        // Every length, its copies overlapping or not.
+        let bytes: Vec<u8> = (1..=ShortText::MAX as u8).collect();
+        for n in 0..=ShortText::MAX {
+            let key = ShortText::new(&bytes[..n]).expect("short enough").0;
+            assert_eq!(key[0] as usize, n);
+            assert_eq!(&key[1..=n], &bytes[..n], "length {n}");
+            assert!(key[n + 1..].iter().all(|&b| b == 0), "length {n} padded with zeros");
         }
-        every_length::<24>();
-        every_length::<32>();
     }
 }
